@@ -1,0 +1,214 @@
+// Generic sectored, set-associative, LRU tag+data array (kernel-free).
+//
+// Shared by the L1 and L2 cores and by the SM-side buffers (LAB, PHI). It
+// keeps real bytes plus per-byte valid and dirty masks; policies (write
+// through/back, allocate or not, what a miss fetches) belong to the users.
+//
+// Geometry: line address = byte address with the offset bits cleared;
+// set = (line / line_bytes) % sets; replacement takes an invalid way first
+// (lowest index), else the way with the smallest LRU stamp. Stamps come from
+// one counter per array, so replacement is deterministic.
+// sets == 0 is a disabled array: find() returns null and allocate() throws.
+#pragma once
+
+#include "tlmgpu/types.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+namespace tlmgpu {
+
+// One bit per byte of a line (up to kMaxLineBytes).
+class ByteMask {
+public:
+  static constexpr unsigned kBits = kMaxLineBytes;
+
+  void set(unsigned i) { w_[i >> 6] |= bit(i); }
+  void reset(unsigned i) { w_[i >> 6] &= ~bit(i); }
+  bool test(unsigned i) const { return (w_[i >> 6] & bit(i)) != 0; }
+
+  // Bits [off, off + n).
+  void set_range(unsigned off, unsigned n) {
+    for_range(off, n, [this](unsigned i, uint64_t m) { w_[i] |= m; });
+  }
+  void reset_range(unsigned off, unsigned n) {
+    for_range(off, n, [this](unsigned i, uint64_t m) { w_[i] &= ~m; });
+  }
+  bool all(unsigned off, unsigned n) const {
+    bool ok = true;
+    for_range(off, n, [&](unsigned i, uint64_t m) { ok = ok && (w_[i] & m) == m; });
+    return ok;
+  }
+  bool any(unsigned off, unsigned n) const {
+    bool hit = false;
+    for_range(off, n, [&](unsigned i, uint64_t m) { hit = hit || (w_[i] & m) != 0; });
+    return hit;
+  }
+  bool any() const { return (w_[0] | w_[1] | w_[2] | w_[3]) != 0; }
+  bool none() const { return !any(); }
+  unsigned count() const {
+    unsigned c = 0;
+    for (uint64_t w : w_)
+      c += static_cast<unsigned>(std::popcount(w));
+    return c;
+  }
+  void clear() { w_ = {}; }
+
+  ByteMask& operator|=(const ByteMask& o) {
+    for (unsigned i = 0; i < kWords; ++i)
+      w_[i] |= o.w_[i];
+    return *this;
+  }
+  ByteMask& operator&=(const ByteMask& o) {
+    for (unsigned i = 0; i < kWords; ++i)
+      w_[i] &= o.w_[i];
+    return *this;
+  }
+  // Clears every bit set in `o`.
+  ByteMask& remove(const ByteMask& o) {
+    for (unsigned i = 0; i < kWords; ++i)
+      w_[i] &= ~o.w_[i];
+    return *this;
+  }
+  friend ByteMask operator|(ByteMask a, const ByteMask& b) { return a |= b; }
+  friend ByteMask operator&(ByteMask a, const ByteMask& b) { return a &= b; }
+  bool operator==(const ByteMask&) const = default;
+
+  // Mask from a line-sized byte-enable array (nonzero = enabled).
+  static ByteMask from_enables(const uint8_t* be, unsigned n) {
+    ByteMask m;
+    for (unsigned i = 0; i < n; ++i)
+      if (be[i]) m.set(i);
+    return m;
+  }
+
+private:
+  static constexpr unsigned kWords = kBits / 64;
+  static uint64_t bit(unsigned i) { return uint64_t{1} << (i & 63); }
+  // Calls f(word_index, mask) for each 64-bit word the range [off, off+n) touches.
+  template <class F>
+  static void for_range(unsigned off, unsigned n, F f) {
+    while (n > 0) {
+      const unsigned lo = off & 63, take = std::min(n, 64 - lo);
+      const uint64_t m = (take == 64 ? ~uint64_t{0} : ((uint64_t{1} << take) - 1)) << lo;
+      f(off >> 6, m);
+      off += take;
+      n -= take;
+    }
+  }
+
+  std::array<uint64_t, kWords> w_{};
+};
+
+struct CacheLine {
+  Addr line = 0;
+  bool valid = false;
+  uint64_t lru = 0; // larger = more recently used
+  ByteMask valid_bytes, dirty_bytes;
+  uint32_t meta = 0; // free for mechanisms (e.g. a LAB entry's atomic op)
+  std::array<uint8_t, kMaxLineBytes> data{};
+};
+
+// Bytes the caller must write downstream: only `dirty` bytes are meaningful.
+struct Writeback {
+  Addr line = 0;
+  std::array<uint8_t, kMaxLineBytes> data{};
+  ByteMask dirty;
+};
+
+class CacheArray {
+public:
+  // Throws std::invalid_argument on bad geometry (line not a power of two or
+  // above kMaxLineBytes, sector not dividing the line, more than 32 sectors).
+  CacheArray(uint32_t sets, uint32_t ways, uint32_t line_bytes, uint32_t sector_bytes);
+
+  bool enabled() const { return sets_ != 0; }
+  uint32_t sets() const { return sets_; }
+  uint32_t ways() const { return ways_; }
+  uint32_t line_bytes() const { return line_bytes_; }
+  uint32_t sector_bytes() const { return sector_bytes_; }
+  uint32_t sectors_per_line() const { return line_bytes_ / sector_bytes_; }
+  uint32_t all_sectors() const {
+    const uint32_t n = sectors_per_line();
+    return n == 32 ? ~uint32_t{0} : (uint32_t{1} << n) - 1;
+  }
+
+  Addr line_of(Addr a) const { return a & ~Addr{line_bytes_ - 1}; }
+  uint32_t set_of(Addr line) const { return static_cast<uint32_t>((line / line_bytes_) % sets_); }
+  // Sectors covering bytes [off, off+n) of a line.
+  uint32_t sectors_of(unsigned off, unsigned n) const {
+    uint32_t m = 0;
+    for (unsigned s = off / sector_bytes_; s <= (off + n - 1) / sector_bytes_; ++s)
+      m |= uint32_t{1} << s;
+    return m;
+  }
+
+  CacheLine* find(Addr line) {
+    if (sets_ == 0) return nullptr;
+    CacheLine* set = &lines_[size_t{set_of(line)} * ways_];
+    for (uint32_t w = 0; w < ways_; ++w)
+      if (set[w].valid && set[w].line == line) return &set[w];
+    return nullptr;
+  }
+  const CacheLine* find(Addr line) const { return const_cast<CacheArray*>(this)->find(line); }
+
+  void touch(CacheLine& l) { l.lru = ++clock_; }
+
+  // Installs `line` (which must not be present) as the most recently used
+  // way, with empty masks, zero data and meta 0. If a valid line is evicted,
+  // *evicted is set and (when victim_out is not null) a copy is stored there.
+  CacheLine& allocate(Addr line, CacheLine* victim_out, bool* evicted);
+
+  void invalidate(CacheLine& l) {
+    l.valid = false;
+    l.valid_bytes.clear();
+    l.dirty_bytes.clear();
+    l.meta = 0;
+  }
+
+  template <class F>
+  void for_each_valid(F f) {
+    for (auto& l : lines_)
+      if (l.valid) f(l);
+  }
+  template <class F>
+  void for_each_valid(F f) const {
+    for (const auto& l : lines_)
+      if (l.valid) f(l);
+  }
+
+  // True iff every byte of every sector in `sector_mask` is valid.
+  bool sectors_valid(const CacheLine& l, uint32_t sector_mask) const {
+    return missing_sectors(l, sector_mask) == 0;
+  }
+  // The sectors of `sector_mask` that are not fully valid.
+  uint32_t missing_sectors(const CacheLine& l, uint32_t sector_mask) const {
+    uint32_t miss = 0;
+    for (uint32_t m = sector_mask; m != 0; m &= m - 1) {
+      const unsigned s = static_cast<unsigned>(std::countr_zero(m));
+      if (!l.valid_bytes.all(s * sector_bytes_, sector_bytes_)) miss |= uint32_t{1} << s;
+    }
+    return miss;
+  }
+  ByteMask sector_bytes_mask(uint32_t sector_mask) const {
+    ByteMask b;
+    for (uint32_t m = sector_mask; m != 0; m &= m - 1)
+      b.set_range(static_cast<unsigned>(std::countr_zero(m)) * sector_bytes_, sector_bytes_);
+    return b;
+  }
+  // Copies the bytes of `sector_mask` from src into dst (both line-indexed).
+  void copy_sectors(uint32_t sector_mask, const uint8_t* src, uint8_t* dst) const;
+
+  size_t valid_lines() const;
+
+private:
+  uint32_t sets_, ways_, line_bytes_, sector_bytes_;
+  uint64_t clock_ = 0;
+  std::vector<CacheLine> lines_;
+};
+
+} // namespace tlmgpu

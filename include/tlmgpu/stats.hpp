@@ -1,0 +1,137 @@
+// Declared statistics (house style rule 6).
+//
+// Blocks own a StatGroup named like their sc_object ("gpu.l2_3") and declare
+// counters, averages, histograms and formulas once, with unit and description.
+// Each stat keeps two accumulators: the current epoch (one kernel) and the
+// total of closed epochs, so per-kernel sections and run totals come from the
+// same objects. Formulas are evaluated at dump time on either view; nobody
+// recomputes a derived value by hand.
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tlmgpu {
+
+enum class StatView { Epoch, Total };
+
+class Stat {
+public:
+  Stat(std::string name, std::string unit, std::string desc)
+      : name_(std::move(name)), unit_(std::move(unit)), desc_(std::move(desc)) {}
+  virtual ~Stat() = default;
+  const std::string& name() const { return name_; }
+  const std::string& unit() const { return unit_; }
+  const std::string& desc() const { return desc_; }
+  virtual const char* type() const = 0;
+  virtual nlohmann::json value_json(StatView v) const = 0;
+  virtual void close_epoch() = 0;
+
+private:
+  std::string name_, unit_, desc_;
+};
+
+class Counter final : public Stat {
+public:
+  using Stat::Stat;
+  void inc(uint64_t n = 1) { cur_ += n; }
+  Counter& operator++() { ++cur_; return *this; }
+  Counter& operator+=(uint64_t n) { cur_ += n; return *this; }
+  uint64_t value(StatView v = StatView::Total) const { return v == StatView::Epoch ? cur_ : tot_ + cur_; }
+  const char* type() const override { return "counter"; }
+  nlohmann::json value_json(StatView v) const override;
+  void close_epoch() override { tot_ += cur_; cur_ = 0; }
+
+private:
+  uint64_t cur_ = 0, tot_ = 0;
+};
+
+class Average final : public Stat {
+public:
+  using Stat::Stat;
+  void sample(double x) { cur_sum_ += x; ++cur_n_; }
+  double mean(StatView v = StatView::Total) const;
+  uint64_t count(StatView v = StatView::Total) const { return v == StatView::Epoch ? cur_n_ : tot_n_ + cur_n_; }
+  const char* type() const override { return "average"; }
+  nlohmann::json value_json(StatView v) const override;
+  void close_epoch() override;
+
+private:
+  double cur_sum_ = 0, tot_sum_ = 0;
+  uint64_t cur_n_ = 0, tot_n_ = 0;
+};
+
+// Fixed-width buckets [0,w), [w,2w), ...; the last bucket also takes overflow.
+class Histogram final : public Stat {
+public:
+  Histogram(std::string name, std::string unit, std::string desc, uint64_t bucket_width,
+            unsigned buckets);
+  void sample(uint64_t x, uint64_t times = 1);
+  uint64_t bucket(unsigned i, StatView v = StatView::Total) const;
+  unsigned buckets() const { return static_cast<unsigned>(cur_.size()); }
+  const char* type() const override { return "histogram"; }
+  nlohmann::json value_json(StatView v) const override;
+  void close_epoch() override;
+
+private:
+  uint64_t width_;
+  std::vector<uint64_t> cur_, tot_;
+  uint64_t cur_max_ = 0, tot_max_ = 0;
+};
+
+class Formula final : public Stat {
+public:
+  using Fn = std::function<double(StatView)>;
+  Formula(std::string name, std::string unit, std::string desc, Fn fn)
+      : Stat(std::move(name), std::move(unit), std::move(desc)), fn_(std::move(fn)) {}
+  double value(StatView v = StatView::Total) const { return fn_(v); }
+  const char* type() const override { return "formula"; }
+  nlohmann::json value_json(StatView v) const override;
+  void close_epoch() override {}
+
+private:
+  Fn fn_;
+};
+
+// Safe ratio for formulas: 0 when the denominator is 0 (no events yet).
+inline double ratio(double num, double den) { return den == 0 ? 0.0 : num / den; }
+
+class StatGroup {
+public:
+  // Root group (no name); children attach with the constructor below.
+  StatGroup() = default;
+  StatGroup(StatGroup& parent, std::string name);
+  StatGroup(const StatGroup&) = delete;
+  StatGroup& operator=(const StatGroup&) = delete;
+  ~StatGroup();
+
+  Counter& counter(const std::string& name, const std::string& unit, const std::string& desc);
+  Average& average(const std::string& name, const std::string& unit, const std::string& desc);
+  Histogram& histogram(const std::string& name, const std::string& unit, const std::string& desc,
+                       uint64_t bucket_width, unsigned buckets);
+  Formula& formula(const std::string& name, const std::string& unit, const std::string& desc,
+                   Formula::Fn fn);
+
+  const std::string& name() const { return name_; }
+  std::string path() const; // dotted from the root
+  // Find a stat by dotted path relative to this group (tests, reports).
+  const Stat* find(const std::string& dotted) const;
+
+  // `full` adds type/unit/desc to each stat (used for the total section).
+  void dump(nlohmann::json& out, StatView v, bool full) const;
+  void close_epoch();
+
+private:
+  void detach(StatGroup* child);
+  std::string name_;
+  StatGroup* parent_ = nullptr;
+  std::vector<StatGroup*> children_;
+  std::vector<std::unique_ptr<Stat>> stats_;
+};
+
+} // namespace tlmgpu

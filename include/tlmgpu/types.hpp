@@ -1,0 +1,85 @@
+// Vocabulary shared by every block: access kinds, atomic ops and types, memory
+// orders and scopes, and the kernel-free description of one memory access
+// (`GpuAccess`) that rides inside the TLM payload extension (payload.hpp).
+// No SystemC here: cores include this file.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace tlmgpu {
+
+using Addr = uint64_t;
+using Cycle = uint64_t;
+
+enum class AccessKind : uint8_t {
+  Load,       // read sectors of one line
+  Store,      // write bytes (byte-enabled) of one line
+  Atomic,     // read-modify-write per lane, returns old values
+  Red,        // read-modify-write per lane, no return (PTX red)
+  Fence,      // ordering point (scope in `scope`)
+  Flush,      // write back dirty data / buffered updates
+  Invalidate, // drop clean copies
+  Eviction,   // a buffer or cache handing partial updates/dirty data down
+  Fill,       // cache-to-cache/DRAM line fill (internal)
+};
+
+enum class AtomicOp : uint8_t { Add, Sub, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
+enum class DataType : uint8_t { U32, S32, U64, F32, F64 };
+enum class MemOrder : uint8_t { Relaxed, Acquire, Release, AcqRel, SeqCst, Commutative };
+enum class Scope : uint8_t { Cta, Device, System };
+
+constexpr unsigned size_of(DataType t) {
+  return (t == DataType::U64 || t == DataType::F64) ? 8 : 4;
+}
+
+std::string_view to_string(AccessKind k);
+std::string_view to_string(AtomicOp o);
+std::string_view to_string(DataType t);
+std::string_view to_string(MemOrder o);
+std::string_view to_string(Scope s);
+std::optional<AtomicOp> parse_atomic_op(std::string_view s);
+std::optional<DataType> parse_data_type(std::string_view s);
+std::optional<MemOrder> parse_mem_order(std::string_view s);
+std::optional<Scope> parse_scope(std::string_view s);
+
+constexpr unsigned kMaxLanes = 32;
+constexpr unsigned kMaxLineBytes = 256;
+
+// One lane's part of an atomic/red: where in the line, what operand(s), and
+// (filled by whoever performs it) the old value. Values are raw bit patterns
+// of `GpuAccess::type` (a float lives as its IEEE bits).
+struct LaneOp {
+  uint16_t offset = 0; // byte offset inside the line, aligned to the type size
+  uint8_t lane = 0;    // SIMT lane that issued it
+  uint64_t operand = 0;
+  uint64_t compare = 0; // CAS only
+  uint64_t result = 0;  // old value, written by the performing unit
+};
+
+// Everything a GPU memory access carries besides address/length/data.
+// The generic payload keeps address (line-aligned), data pointer (one line),
+// byte enables (stores) and the response status.
+struct GpuAccess {
+  AccessKind kind = AccessKind::Load;
+  AtomicOp op = AtomicOp::Add;
+  DataType type = DataType::U32;
+  MemOrder order = MemOrder::Relaxed;
+  Scope scope = Scope::Device;
+  uint32_t sector_mask = 0; // sectors of the line this access touches
+  uint16_t src_sm = 0;
+  uint16_t src_warp = 0;
+  uint32_t src_cta = 0;
+  uint64_t txn_id = 0;
+  uint64_t parent_id = 0;
+  uint8_t num_lanes = 0;
+  std::array<LaneOp, kMaxLanes> lanes{};
+  // Set by the block that serviced the access, for stats and tests.
+  enum class Level : uint8_t { None, L1, L2, Dram } serviced_by = Level::None;
+
+  bool is_rmw() const { return kind == AccessKind::Atomic || kind == AccessKind::Red; }
+};
+
+} // namespace tlmgpu

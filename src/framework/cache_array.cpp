@@ -1,0 +1,70 @@
+#include "tlmgpu/cache_array.hpp"
+
+#include <cstring>
+#include <string>
+
+namespace tlmgpu {
+
+CacheArray::CacheArray(uint32_t sets, uint32_t ways, uint32_t line_bytes, uint32_t sector_bytes)
+    : sets_(sets), ways_(ways), line_bytes_(line_bytes), sector_bytes_(sector_bytes) {
+  auto bad = [](const std::string& why) { throw std::invalid_argument("CacheArray: " + why); };
+  if (!std::has_single_bit(line_bytes) || line_bytes > kMaxLineBytes)
+    bad("line_bytes " + std::to_string(line_bytes) +
+        " must be a power of two <= " + std::to_string(kMaxLineBytes));
+  if (sector_bytes == 0 || !std::has_single_bit(sector_bytes) || sector_bytes > line_bytes)
+    bad("sector_bytes " + std::to_string(sector_bytes) +
+        " must be a power of two dividing the line");
+  if (line_bytes / sector_bytes > 32) bad("at most 32 sectors per line (sector masks are 32-bit)");
+  if (sets != 0 && ways == 0) bad("ways must be >= 1");
+  lines_.resize(size_t{sets} * ways);
+}
+
+CacheLine& CacheArray::allocate(Addr line, CacheLine* victim_out, bool* evicted) {
+  if (sets_ == 0) throw std::logic_error("CacheArray::allocate on a disabled array");
+  if (evicted) *evicted = false;
+  CacheLine* set = &lines_[size_t{set_of(line)} * ways_];
+  CacheLine* v = nullptr;   // first invalid way
+  CacheLine* lru = &set[0]; // least recently used valid way
+  for (uint32_t w = 0; w < ways_; ++w) {
+    CacheLine& c = set[w];
+    if (!c.valid) {
+      if (!v) v = &c;
+    } else if (c.line == line) {
+      throw std::logic_error("CacheArray::allocate of a line already present");
+    } else if (c.lru < lru->lru || !lru->valid) {
+      lru = &c;
+    }
+  }
+  if (!v) {
+    v = lru;
+    if (evicted) *evicted = true;
+    if (victim_out) *victim_out = *v;
+  }
+  v->line = line;
+  v->valid = true;
+  v->valid_bytes.clear();
+  v->dirty_bytes.clear();
+  v->meta = 0;
+  std::memset(v->data.data(), 0, line_bytes_);
+  touch(*v);
+  return *v;
+}
+
+void CacheArray::copy_sectors(uint32_t sector_mask, const uint8_t* src, uint8_t* dst) const {
+  // Runs of adjacent sectors are copied at once (a full line is one memcpy).
+  while (sector_mask != 0) {
+    const unsigned first = static_cast<unsigned>(std::countr_zero(sector_mask));
+    const unsigned run = static_cast<unsigned>(std::countr_one(sector_mask >> first));
+    const size_t off = size_t{first} * sector_bytes_, n = size_t{run} * sector_bytes_;
+    std::memcpy(dst + off, src + off, n);
+    sector_mask = run + first >= 32 ? 0 : sector_mask & ~(((uint32_t{1} << run) - 1) << first);
+  }
+}
+
+size_t CacheArray::valid_lines() const {
+  size_t n = 0;
+  for_each_valid([&](const CacheLine&) { ++n; });
+  return n;
+}
+
+} // namespace tlmgpu

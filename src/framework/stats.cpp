@@ -1,0 +1,118 @@
+#include "tlmgpu/stats.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace tlmgpu {
+
+nlohmann::json Counter::value_json(StatView v) const { return value(v); }
+
+double Average::mean(StatView v) const {
+  double s = v == StatView::Epoch ? cur_sum_ : tot_sum_ + cur_sum_;
+  return ratio(s, static_cast<double>(count(v)));
+}
+nlohmann::json Average::value_json(StatView v) const { return mean(v); }
+void Average::close_epoch() {
+  tot_sum_ += cur_sum_;
+  tot_n_ += cur_n_;
+  cur_sum_ = 0;
+  cur_n_ = 0;
+}
+
+Histogram::Histogram(std::string name, std::string unit, std::string desc, uint64_t bucket_width,
+                     unsigned buckets)
+    : Stat(std::move(name), std::move(unit), std::move(desc)),
+      width_(bucket_width == 0 ? 1 : bucket_width), cur_(buckets == 0 ? 1 : buckets, 0),
+      tot_(cur_.size(), 0) {}
+
+void Histogram::sample(uint64_t x, uint64_t times) {
+  uint64_t b = std::min<uint64_t>(x / width_, cur_.size() - 1);
+  cur_[b] += times;
+  cur_max_ = std::max(cur_max_, x);
+}
+uint64_t Histogram::bucket(unsigned i, StatView v) const {
+  return v == StatView::Epoch ? cur_.at(i) : cur_.at(i) + tot_.at(i);
+}
+nlohmann::json Histogram::value_json(StatView v) const {
+  nlohmann::json b = nlohmann::json::array();
+  for (unsigned i = 0; i < cur_.size(); ++i) b.push_back(bucket(i, v));
+  return {{"bucket_width", width_},
+          {"buckets", b},
+          {"max", v == StatView::Epoch ? cur_max_ : std::max(cur_max_, tot_max_)}};
+}
+void Histogram::close_epoch() {
+  for (size_t i = 0; i < cur_.size(); ++i) tot_[i] += cur_[i], cur_[i] = 0;
+  tot_max_ = std::max(tot_max_, cur_max_);
+  cur_max_ = 0;
+}
+
+nlohmann::json Formula::value_json(StatView v) const { return value(v); }
+
+StatGroup::StatGroup(StatGroup& parent, std::string name) : name_(std::move(name)), parent_(&parent) {
+  parent.children_.push_back(this);
+}
+StatGroup::~StatGroup() {
+  if (parent_) parent_->detach(this);
+  for (StatGroup* c : children_) c->parent_ = nullptr;
+}
+void StatGroup::detach(StatGroup* child) {
+  children_.erase(std::remove(children_.begin(), children_.end(), child), children_.end());
+}
+
+std::string StatGroup::path() const {
+  if (!parent_ || parent_->path().empty()) return name_;
+  return parent_->path() + "." + name_;
+}
+
+template <class T, class... A> static T& add(std::vector<std::unique_ptr<Stat>>& v, A&&... a) {
+  auto p = std::make_unique<T>(std::forward<A>(a)...);
+  T& ref = *p;
+  v.push_back(std::move(p));
+  return ref;
+}
+
+Counter& StatGroup::counter(const std::string& n, const std::string& u, const std::string& d) {
+  return add<Counter>(stats_, n, u, d);
+}
+Average& StatGroup::average(const std::string& n, const std::string& u, const std::string& d) {
+  return add<Average>(stats_, n, u, d);
+}
+Histogram& StatGroup::histogram(const std::string& n, const std::string& u, const std::string& d,
+                                uint64_t w, unsigned b) {
+  return add<Histogram>(stats_, n, u, d, w, b);
+}
+Formula& StatGroup::formula(const std::string& n, const std::string& u, const std::string& d,
+                            Formula::Fn fn) {
+  return add<Formula>(stats_, n, u, d, std::move(fn));
+}
+
+const Stat* StatGroup::find(const std::string& dotted) const {
+  auto dot = dotted.find('.');
+  if (dot == std::string::npos) {
+    for (auto& s : stats_)
+      if (s->name() == dotted) return s.get();
+  }
+  std::string head = dotted.substr(0, dot);
+  for (StatGroup* c : children_)
+    if (c->name_ == head) return dot == std::string::npos ? nullptr : c->find(dotted.substr(dot + 1));
+  return nullptr;
+}
+
+void StatGroup::dump(nlohmann::json& out, StatView v, bool full) const {
+  for (auto& s : stats_) {
+    if (full)
+      out[s->name()] = {{"type", s->type()}, {"value", s->value_json(v)}, {"unit", s->unit()},
+                        {"desc", s->desc()}};
+    else
+      out[s->name()] = s->value_json(v);
+  }
+  for (StatGroup* c : children_) c->dump(out[c->name_], v, full);
+}
+
+void StatGroup::close_epoch() {
+  for (auto& s : stats_) s->close_epoch();
+  for (StatGroup* c : children_) c->close_epoch();
+}
+
+} // namespace tlmgpu
