@@ -1,0 +1,111 @@
+#include "models/dram/dram_core.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+namespace tlmgpu {
+
+DramChannelCore::DramChannelCore(const DramSpec& spec) : spec_(spec) {
+  // An underived spec would make every burst free (burst_cycles == 0) and the
+  // model silently infinitely fast.
+  if (spec_.burst_cycles == 0 || spec_.banks == 0)
+    throw ConfigError("DramChannelCore: DramSpec must be derived (call derive()) before use");
+  if (spec_.scheduler == "frfcfs")
+    fr_fcfs_ = true;
+  else if (spec_.scheduler == "fcfs")
+    fr_fcfs_ = false;
+  else
+    throw ConfigError("dram.scheduler: unknown policy '" + spec_.scheduler + "'");
+  if (spec_.page_policy == "open")
+    closed_page_ = false;
+  else if (spec_.page_policy == "closed")
+    closed_page_ = true;
+  else
+    throw ConfigError("dram.page_policy: unknown policy '" + spec_.page_policy + "'");
+  banks_.resize(spec_.banks);
+}
+
+bool DramChannelCore::row_open(uint32_t bank, uint64_t row) const {
+  assert(bank < banks_.size());
+  return banks_[bank].open && banks_[bank].row == row;
+}
+
+void DramChannelCore::precharge(Bank& b, Cycle earliest) {
+  const Cycle pre = std::max(earliest, b.next_pre);
+  b.next_act = std::max(b.next_act, pre + spec_.tRP);
+  b.open = false;
+  ++counters_.precharges;
+}
+
+DramAccessTiming DramChannelCore::service(uint32_t bank, uint64_t row, bool write, uint32_t bursts,
+                                          Cycle arrival) {
+  assert(bank < banks_.size());
+  assert(bursts >= 1);
+  Bank& b = banks_[bank];
+  DramAccessTiming t;
+  t.start = arrival;
+
+  if (b.open && b.row == row) {
+    t.row = RowOutcome::Hit;
+    ++counters_.row_hits;
+  } else {
+    if (b.open) {
+      t.row = RowOutcome::Conflict;
+      ++counters_.row_conflicts;
+      t.start = std::max(arrival, b.next_pre);
+      precharge(b, arrival);
+    } else {
+      t.row = RowOutcome::Closed;
+      ++counters_.row_closed;
+    }
+    const Cycle act = std::max({arrival, b.next_act, next_act_any_});
+    if (t.row == RowOutcome::Closed) t.start = act;
+    ++counters_.activates;
+    b.open = true;
+    b.row = row;
+    b.next_act = act + spec_.tRC;
+    b.next_pre = act + spec_.tRAS;
+    b.next_col = act + spec_.tRCD;
+    next_act_any_ = act + spec_.tRRD;
+  }
+
+  // One column command per burst. Bursts of one access stream back to back
+  // unless tCCD is longer than a burst, which leaves gaps on the bus.
+  const Cycle data_lat = write ? spec_.tWL : spec_.tCL;
+  const Cycle step = std::max<Cycle>(spec_.tCCD, spec_.burst_cycles);
+  Cycle col = std::max({arrival, b.next_col, next_col_any_});
+  // Hold the first column command until its data finds the bus idle: reads
+  // and writes of all banks share one data bus (this is what bounds bandwidth).
+  if (bus_free_ > data_lat) col = std::max(col, bus_free_ - data_lat);
+  if (t.row == RowOutcome::Hit) t.start = col;
+  const Cycle last_col = col + (bursts - 1) * step;
+  const Cycle data_end = col + data_lat + (bursts - 1) * step + spec_.burst_cycles;
+
+  next_col_any_ = last_col + spec_.tCCD;
+  bus_free_ = data_end;
+  b.next_pre = std::max(b.next_pre, write ? data_end + spec_.tWR            // write recovery
+                                          : last_col + spec_.burst_cycles); // ~tRTP
+  if (closed_page_) precharge(b, b.next_pre);
+
+  ++(write ? counters_.writes : counters_.reads);
+  counters_.bursts += bursts;
+  counters_.data_bus_busy_cycles += uint64_t{bursts} * spec_.burst_cycles;
+  t.done = data_end + spec_.latency;
+  return t;
+}
+
+size_t DramChannelCore::pick(const std::vector<PendingDram>& queue, Cycle now) const {
+  size_t oldest = queue.size(), oldest_hit = queue.size();
+  for (size_t i = 0; i < queue.size(); ++i) {
+    const PendingDram& r = queue[i];
+    if (r.arrival > now) continue;
+    // Strict '<' keeps the lower index on equal arrival.
+    if (oldest == queue.size() || r.arrival < queue[oldest].arrival) oldest = i;
+    if (fr_fcfs_ && row_open(r.bank, r.row) &&
+        (oldest_hit == queue.size() || r.arrival < queue[oldest_hit].arrival))
+      oldest_hit = i;
+  }
+  return oldest_hit != queue.size() ? oldest_hit : oldest;
+}
+
+} // namespace tlmgpu

@@ -1,0 +1,173 @@
+#include "models/l1/l1_core.hpp"
+
+#include <bit>
+#include <stdexcept>
+#include <string>
+
+namespace tlmgpu {
+
+namespace {
+
+const L1Spec& checked(const L1Spec& s) {
+  if (s.bytes != 0 && (s.sets == 0 || s.sectors_per_line == 0))
+    throw ConfigError("L1Core: spec is not derived (sets/sectors_per_line are 0)");
+  if (s.write_policy != "write_through" && s.write_policy != "write_back")
+    throw ConfigError("L1Core: unknown write_policy '" + s.write_policy + "'");
+  return s;
+}
+
+} // namespace
+
+L1Core::L1Core(const L1Spec& spec, StatGroup& stats)
+    : spec_(checked(spec)), write_back_(spec.write_policy == "write_back"),
+      array_(spec.bytes == 0 ? 0 : spec.sets, spec.ways, spec.line_bytes, spec.sector_bytes),
+      loads_(stats.counter("loads", "requests", "load requests")),
+      load_hits_(stats.counter("load_hits", "requests", "loads whose sectors were all valid")),
+      load_misses_(stats.counter("load_misses", "requests", "loads missing at least one sector")),
+      sector_misses_(stats.counter("sector_misses", "sectors", "sectors fetched for load misses")),
+      stores_(stats.counter("stores", "requests", "global store requests")),
+      store_hits_(stats.counter("store_hits", "requests",
+                                "stores whose written sectors were all valid here")),
+      atomics_invalidated_(stats.counter("atomics_invalidated", "lines",
+                                         "lines whose copy an atomic (performed at L2) dropped")),
+      fills_(stats.counter("fills", "fills", "sector fills installed")),
+      evictions_(stats.counter("evictions", "lines", "valid lines replaced")),
+      writebacks_(stats.counter("writebacks", "lines", "dirty lines written to L2 (write_back)")),
+      invalidations_(stats.counter("invalidations", "events",
+                                   "invalidate_all calls (kernel-boundary acquires)")) {
+  stats.formula(
+      "load_hit_rate", "ratio", "load_hits / loads",
+      [&h = load_hits_, &n = loads_](StatView v) { return ratio(h.value(v), n.value(v)); });
+}
+
+L1Outcome L1Core::load(Addr line, uint32_t sectors, uint8_t* data, bool replay) {
+  L1Outcome out;
+  if (!replay) ++loads_;
+  CacheLine* l = array_.find(line); // null when disabled
+  const uint32_t missing = l ? array_.missing_sectors(*l, sectors) : sectors;
+  if (missing != 0) {
+    if (!replay) {
+      ++load_misses_;
+      sector_misses_ += static_cast<uint64_t>(std::popcount(missing));
+    }
+    out.kind = L1Outcome::Kind::Miss;
+    out.fetch_sectors = missing;
+    return out;
+  }
+  if (!replay) ++load_hits_;
+  array_.touch(*l);
+  array_.copy_sectors(sectors, l->data.data(), data);
+  return out;
+}
+
+std::optional<Writeback> L1Core::fill(Addr line, uint32_t sectors, const uint8_t* data) {
+  std::optional<Writeback> wb;
+  if (!enabled()) return wb;
+  ++fills_;
+  CacheLine* l = array_.find(line);
+  if (!l) {
+    bool evicted = false;
+    CacheLine victim;
+    l = &array_.allocate(line, &victim, &evicted);
+    if (evicted) {
+      ++evictions_;
+      if (victim.dirty_bytes.any()) { // only possible in write_back mode
+        wb.emplace();
+        wb->line = victim.line;
+        wb->data = victim.data;
+        wb->dirty = victim.dirty_bytes;
+        ++writebacks_;
+      }
+    }
+  } else {
+    array_.touch(*l);
+  }
+  const ByteMask m = array_.sector_bytes_mask(sectors & array_.all_sectors());
+  for (unsigned i = 0; i < spec_.line_bytes; ++i)
+    if (m.test(i) && !l->valid_bytes.test(i)) l->data[i] = data[i];
+  l->valid_bytes |= m;
+  return wb;
+}
+
+L1Outcome L1Core::store(Addr line, const uint8_t* data, const uint8_t* be, bool replay) {
+  L1Outcome out;
+  out.kind = L1Outcome::Kind::Forward;
+  if (!replay) ++stores_;
+  if (!enabled()) return out;
+
+  const ByteMask all = array_.sector_bytes_mask(array_.all_sectors());
+  const ByteMask m = be ? ByteMask::from_enables(be, spec_.line_bytes) : all;
+  uint32_t touched = 0;
+  for (uint32_t s = 0; s < array_.sectors_per_line(); ++s)
+    if (m.any(s * spec_.sector_bytes, spec_.sector_bytes)) touched |= uint32_t{1} << s;
+
+  CacheLine* l = array_.find(line);
+  const uint32_t missing = l ? array_.missing_sectors(*l, touched) : touched;
+  if (missing != 0 && spec_.write_allocate) {
+    // Fetch-on-write: nothing is written until the replay after the fill.
+    out.kind = L1Outcome::Kind::Miss;
+    out.fetch_sectors = missing;
+    return out;
+  }
+  if (missing == 0 && !replay) ++store_hits_;
+  if (!l) return out; // no-write-allocate miss: bypass
+
+  // Only fully valid sectors are updated: a partial write must never make a
+  // sector look valid, and stale bytes of a present sector must not survive.
+  const ByteMask upd = m & array_.sector_bytes_mask(touched & ~missing);
+  if (upd.none()) return out;
+  array_.touch(*l);
+  for (unsigned i = 0; i < spec_.line_bytes; ++i)
+    if (upd.test(i)) l->data[i] = data[i];
+  if (write_back_ && missing == 0) {
+    l->dirty_bytes |= upd;
+    out.kind = L1Outcome::Kind::Hit;
+  }
+  return out;
+}
+
+std::optional<Writeback> L1Core::atomic(Addr line, uint32_t sectors) {
+  std::optional<Writeback> wb;
+  CacheLine* l = array_.find(line);
+  if (!l) return wb;
+  const ByteMask drop = array_.sector_bytes_mask(sectors & array_.all_sectors());
+  const ByteMask dirty = l->dirty_bytes & drop;
+  if (dirty.any()) {
+    wb.emplace();
+    wb->line = line;
+    wb->data = l->data;
+    wb->dirty = dirty;
+    ++writebacks_;
+  }
+  if ((l->valid_bytes & drop).any()) ++atomics_invalidated_;
+  l->valid_bytes.remove(drop);
+  l->dirty_bytes.remove(drop);
+  if (l->valid_bytes.none()) array_.invalidate(*l);
+  return wb;
+}
+
+std::vector<Writeback> L1Core::flush() {
+  std::vector<Writeback> out;
+  array_.for_each_valid([&](CacheLine& l) {
+    if (l.dirty_bytes.none()) return;
+    Writeback& wb = out.emplace_back();
+    wb.line = l.line;
+    wb.data = l.data;
+    wb.dirty = l.dirty_bytes;
+    l.dirty_bytes.clear();
+  });
+  writebacks_ += out.size();
+  return out;
+}
+
+void L1Core::invalidate_all() {
+  ++invalidations_;
+  array_.for_each_valid([&](CacheLine& l) {
+    if (l.dirty_bytes.any())
+      throw std::logic_error("L1Core::invalidate_all would lose the dirty line at address " +
+                             std::to_string(l.line) + " (call flush() first)");
+  });
+  array_.for_each_valid([&](CacheLine& l) { array_.invalidate(l); });
+}
+
+} // namespace tlmgpu

@@ -1,0 +1,260 @@
+#include "models/l1/l1_module.hpp"
+
+using namespace sc_core;
+
+namespace tlmgpu {
+
+L1Module::L1Module(sc_module_name n, SimContext& ctx, const L1Spec& spec, uint16_t sm,
+                   double clock_mhz, StatGroup& parent)
+    : sc_module(n), port("port", spec.input_queue, target_hooks()),
+      down("down", 4, [this](Payload& t) { on_down_response(t); }, [this] { drain_down(); }),
+      ctx_(ctx), spec_(spec), sm_(sm), clk_(clock_mhz), stats_(parent, basename()),
+      core_(spec, stats_), mshr_(spec.mshr_entries, spec.mshr_max_merge),
+      miss_queue_(std::max<size_t>(1, spec.input_queue)),
+      requests_(stats_.counter("requests", "requests", "requests from the LD/ST unit")),
+      stall_mshr_(stats_.counter("stall_mshr", "cycles", "head request stalled: MSHR full or max merges")),
+      stall_miss_queue_(stats_.counter("stall_miss_queue", "cycles", "head request stalled: miss queue to the crossbar full")),
+      forwarded_(stats_.counter("forwarded", "requests", "stores and atomics sent on to L2")),
+      latency_(stats_.average("latency", "cycles", "request accepted to response (AT) / end to end (LT)")) {}
+
+TargetPort::Hooks L1Module::target_hooks() {
+  TargetPort::Hooks h;
+  h.b_transport = [this](Payload& t, sc_time& d) { b_transport(t, d); };
+  h.debug = [this](Payload& t) { return down.debug(t); };
+  h.on_request = [this] { kick(); };
+  return h;
+}
+
+GpuPayload* L1Module::make_fill(Addr line, uint32_t sectors, uint16_t sm) {
+  GpuPayload* p = ctx_.pool.allocate();
+  GpuAccess a;
+  a.kind = AccessKind::Fill;
+  a.sector_mask = sectors;
+  a.src_sm = sm;
+  a.txn_id = ctx_.pool.next_txn_id();
+  p->setup(tlm::TLM_READ_COMMAND, line, spec_.line_bytes, a);
+  return p;
+}
+
+GpuPayload* L1Module::make_write_back(const Writeback& wb) {
+  GpuPayload* p = ctx_.pool.allocate();
+  GpuAccess a;
+  a.kind = AccessKind::Eviction;
+  a.src_sm = sm_;
+  a.txn_id = ctx_.pool.next_txn_id();
+  for (unsigned b = 0; b < spec_.line_bytes; ++b) {
+    bool d = wb.dirty.test(b);
+    p->byte_enable()[b] = d ? 0xff : 0;
+    if (d) a.sector_mask |= 1u << (b / spec_.sector_bytes);
+  }
+  p->setup(tlm::TLM_WRITE_COMMAND, wb.line, spec_.line_bytes, a);
+  std::copy_n(wb.data.data(), spec_.line_bytes, p->data());
+  p->enable_bytes(spec_.line_bytes);
+  return p;
+}
+
+// ---------------------------------------------------------------- LT mode --
+
+void L1Module::lt_write_back(const Writeback& wb, Cycle at) {
+  GpuPayload* p = make_write_back(wb);
+  sc_time d = ctx_.timed() ? clk_.until(at) : SC_ZERO_TIME;
+  down.b_transport(*p, d);
+  p->release();
+}
+
+Cycle L1Module::lt_fetch(Addr line, uint32_t sectors, uint16_t sm, Cycle start) {
+  GpuPayload* p = make_fill(line, sectors, sm);
+  sc_time d = ctx_.timed() ? clk_.until(start) : SC_ZERO_TIME;
+  const sc_time base = sc_time_stamp();
+  down.b_transport(*p, d);
+  Cycle ready = ctx_.timed() ? clk_.at_or_after(base + d) : start;
+  if (auto wb = core_.fill(line, sectors, p->data())) lt_write_back(*wb, ready);
+  p->release();
+  if (ctx_.timed() && mshr_.add(line, nullptr) == MshrOutcome::Allocated) mshr_.set_ready(line, ready);
+  return ready;
+}
+
+// Every access pays the L1 latency once: on a hit from the lookup, on a miss
+// or a forwarded store/atomic after the answer comes back.
+void L1Module::b_transport(Payload& t, sc_time& delay) {
+  GpuAccess& a = access_of(t);
+  const Addr line = t.get_address();
+  const bool timed = ctx_.timed();
+  ++requests_;
+  const Cycle arrival = timed ? clk_.at_or_after(sc_time_stamp() + delay) : 0;
+  const Cycle start = timed ? pipe_.acquire(arrival, 1) : 0;
+  if (timed) mshr_.expire(start);
+  Cycle ready = start;
+  if (auto r = mshr_.ready_of(line); r && *r > start) ready = *r; // rides on a fill in flight
+  auto forward = [&] {
+    ++forwarded_;
+    sc_time d = timed ? clk_.until(ready) : SC_ZERO_TIME;
+    const sc_time base = sc_time_stamp();
+    down.b_transport(t, d);
+    ready = timed ? clk_.at_or_after(base + d) : ready;
+  };
+  if (a.kind == AccessKind::Load) {
+    a.serviced_by = GpuAccess::Level::L1;
+    L1Outcome out = core_.load(line, a.sector_mask, t.get_data_ptr());
+    if (out.kind == L1Outcome::Kind::Miss) {
+      ready = lt_fetch(line, out.fetch_sectors, a.src_sm, ready);
+      out = core_.load(line, a.sector_mask, t.get_data_ptr(), true);
+      if (out.kind == L1Outcome::Kind::Miss) { // L1 disabled: the fill was not kept
+        forward();
+      } else {
+        a.serviced_by = GpuAccess::Level::L2;
+      }
+    }
+  } else if (a.kind == AccessKind::Store) {
+    L1Outcome out = core_.store(line, t.get_data_ptr(), t.get_byte_enable_ptr());
+    if (out.kind == L1Outcome::Kind::Miss) { // write-allocate: fetch on write
+      ready = lt_fetch(line, out.fetch_sectors, a.src_sm, ready);
+      out = core_.store(line, t.get_data_ptr(), t.get_byte_enable_ptr(), true);
+    }
+    if (out.writeback) lt_write_back(*out.writeback, ready);
+    if (out.kind == L1Outcome::Kind::Forward) forward();
+  } else if (a.is_rmw()) {
+    // The atomic is performed at L2: dirty bytes of the dropped sectors must
+    // get there first (write-back L1 only).
+    if (auto wb = core_.atomic(line, a.sector_mask)) lt_write_back(*wb, ready);
+    forward();
+  } else {
+    throw SimError("L1 " + std::string(name()) + ": unsupported access kind " +
+                   std::string(to_string(a.kind)));
+  }
+  t.set_response_status(tlm::TLM_OK_RESPONSE);
+  if (timed) {
+    const Cycle done = ready + spec_.latency;
+    latency_.sample(double(done - arrival));
+    delay = clk_.cycles(done) - sc_time_stamp();
+  }
+}
+
+void L1Module::flush_and_invalidate() {
+  for (const Writeback& wb : core_.flush()) lt_write_back(wb, clk_.now());
+  core_.invalidate_all();
+}
+
+bool L1Module::idle() const { return in_flight_ == 0 && to_down_.empty() && !port.has_request(); }
+
+// ---------------------------------------------------------------- AT mode --
+
+void L1Module::kick() {
+  if (step_pending_ || !port.has_request()) return;
+  step_pending_ = true;
+  timer_.schedule(clk_.until(std::max(clk_.now(), next_step_)), [this] { step(); });
+}
+
+void L1Module::step() {
+  step_pending_ = false;
+  if (!port.has_request()) return;
+  next_step_ = clk_.now() + 1;
+  if (attempt(port.front(), false)) {
+    port.pop();
+    ++requests_;
+  }
+  if (port.has_request()) kick();
+}
+
+void L1Module::finish(Payload& t, Cycle extra) {
+  t.set_response_status(tlm::TLM_OK_RESPONSE);
+  port.respond(t, clk_.cycles(spec_.latency + extra));
+}
+
+// Returns false when the request must stay at the head of the queue (stall).
+bool L1Module::attempt(Payload& t, bool replay) {
+  GpuAccess& a = access_of(t);
+  const Addr line = t.get_address();
+  // A replayed waiter was already accepted; only new requests see the limit.
+  if (!replay && to_down_.size() >= miss_queue_) return ++stall_miss_queue_, false;
+  // Anything touching a line with a fill in flight waits behind it, so a store
+  // forwarded now cannot be overtaken by the (older) fill data.
+  if (mshr_.pending(line)) {
+    MshrOutcome m = mshr_.add(line, &t);
+    if (m == MshrOutcome::MergeFull) return ++stall_mshr_, false;
+    return true;
+  }
+  L1Outcome out;
+  if (a.kind == AccessKind::Load) {
+    a.serviced_by = GpuAccess::Level::L1;
+    out = core_.load(line, a.sector_mask, t.get_data_ptr(), replay);
+    if (out.kind == L1Outcome::Kind::Hit) return finish(t, 0), true;
+  } else if (a.kind == AccessKind::Store) {
+    out = core_.store(line, t.get_data_ptr(), t.get_byte_enable_ptr(), replay);
+    if (out.writeback) write_back(*out.writeback);
+    if (out.kind == L1Outcome::Kind::Hit) return finish(t, 0), true;
+  } else if (a.is_rmw()) {
+    if (auto wb = core_.atomic(line, a.sector_mask)) write_back(*wb); // sent before the atomic
+    out.kind = L1Outcome::Kind::Forward;
+  } else {
+    throw SimError("L1 " + std::string(name()) + ": unsupported access kind " +
+                   std::string(to_string(a.kind)));
+  }
+  if (out.kind == L1Outcome::Kind::Forward) {
+    ++forwarded_;
+    send_down(t);
+    return true;
+  }
+  // Miss: fetch the missing sectors; the request waits in the MSHR. A disabled
+  // L1 keeps nothing, so it forwards the load itself.
+  if (spec_.bytes == 0) {
+    a.serviced_by = GpuAccess::Level::L2;
+    send_down(t);
+    return true;
+  }
+  if (mshr_.add(line, &t) == MshrOutcome::NoEntry) return ++stall_mshr_, false;
+  a.serviced_by = GpuAccess::Level::L2;
+  send_down(*make_fill(line, out.fetch_sectors, sm_));
+  return true;
+}
+
+void L1Module::write_back(const Writeback& wb) {
+  if (mshr_.pending(wb.line)) overlay_.note(wb);
+  send_down(*make_write_back(wb));
+}
+
+void L1Module::send_down(Payload& p) {
+  ++in_flight_;
+  to_down_.push_back(&p);
+  drain_down();
+}
+
+void L1Module::drain_down() {
+  while (!to_down_.empty() && down.can_send()) {
+    down.send(*to_down_.front());
+    to_down_.pop_front();
+  }
+  if (port.has_request()) kick();
+}
+
+void L1Module::on_down_response(Payload& r) {
+  --in_flight_;
+  GpuAccess& a = access_of(r);
+  if (a.kind == AccessKind::Eviction) {
+    r.release();
+    return;
+  }
+  if (a.kind != AccessKind::Fill) { // a forwarded request of the SM's
+    finish(r, 0);
+    return;
+  }
+  auto& fill = static_cast<GpuPayload&>(r);
+  const Addr line = fill.get_address();
+  overlay_.apply(line, fill.data());
+  if (auto wb = core_.fill(line, a.sector_mask, fill.data())) write_back(*wb);
+  fill.release();
+  // Replay waiters in arrival order; each is handled as if it just arrived
+  // (a load wanting other sectors starts a new fetch and re-queues the rest).
+  std::vector<Payload*> waiters = mshr_.release(line);
+  for (size_t i = 0; i < waiters.size(); ++i) {
+    if (mshr_.pending(line)) { // an earlier waiter started a new fetch: keep order
+      for (; i < waiters.size(); ++i) mshr_.add(line, waiters[i]);
+      break;
+    }
+    bool ok = attempt(*waiters[i], true);
+    sc_assert(ok && "L1 replay refused");
+  }
+  kick();
+}
+
+} // namespace tlmgpu

@@ -1,0 +1,223 @@
+#include "models/l2/l2_module.hpp"
+
+#include <bit>
+
+using namespace sc_core;
+
+namespace tlmgpu {
+
+L2Module::L2Module(sc_module_name n, SimContext& ctx, uint32_t slice, StatGroup& parent)
+    : sc_module(n), port("port", ctx.platform.l2.input_queue, target_hooks()),
+      mem("mem", 4, [this](Payload& t) { on_mem_response(t); }, [this] { drain_to_mem(); }),
+      ctx_(ctx), spec_(ctx.platform.l2), clk_(ctx.platform.l2.clock_mhz),
+      stats_(parent, basename()), core_(ctx.platform.l2, stats_),
+      mshr_(ctx.platform.l2.mshr_entries, ctx.platform.l2.mshr_max_merge),
+      requests_(stats_.counter("requests", "requests", "requests accepted from the crossbar")),
+      stall_mshr_full_(stats_.counter("stall_mshr_full", "cycles", "request stalled: no free MSHR")),
+      stall_merge_full_(
+          stats_.counter("stall_merge_full", "cycles", "request stalled: MSHR entry has max merges")),
+      mshr_merges_(stats_.counter("mshr_merges", "requests", "misses merged into a pending MSHR")),
+      wb_sent_(stats_.counter("dram_writes_sent", "requests", "write-backs sent to DRAM")),
+      latency_(stats_.average("latency", "cycles", "request arrival to response, in L2 cycles")) {
+  (void)slice;
+}
+
+TargetPort::Hooks L2Module::target_hooks() {
+  TargetPort::Hooks h;
+  h.b_transport = [this](Payload& t, sc_time& d) { b_transport(t, d); };
+  h.debug = [this](Payload& t) { return debug(t); };
+  h.on_request = [this] { kick(); };
+  return h;
+}
+
+GpuPayload* L2Module::make_fill(Addr line, uint32_t sectors) {
+  GpuPayload* p = ctx_.pool.allocate();
+  GpuAccess a;
+  a.kind = AccessKind::Fill;
+  a.sector_mask = sectors;
+  a.txn_id = ctx_.pool.next_txn_id();
+  p->setup(tlm::TLM_READ_COMMAND, line, spec_.line_bytes, a);
+  return p;
+}
+
+GpuPayload* L2Module::make_write_back(const Writeback& wb) {
+  GpuPayload* p = ctx_.pool.allocate();
+  GpuAccess a;
+  a.kind = AccessKind::Eviction;
+  a.txn_id = ctx_.pool.next_txn_id();
+  const unsigned sector = spec_.sector_bytes;
+  for (unsigned b = 0; b < spec_.line_bytes; ++b) {
+    bool d = wb.dirty.test(b);
+    p->byte_enable()[b] = d ? 0xff : 0;
+    if (d) a.sector_mask |= 1u << (b / sector);
+  }
+  p->setup(tlm::TLM_WRITE_COMMAND, wb.line, spec_.line_bytes, a);
+  std::copy_n(wb.data.data(), spec_.line_bytes, p->data());
+  p->enable_bytes(spec_.line_bytes);
+  return p;
+}
+
+// ---------------------------------------------------------------- LT mode --
+
+void L2Module::lt_write_back(const Writeback& wb, Cycle at) {
+  GpuPayload* p = make_write_back(wb);
+  sc_time d = ctx_.timed() ? clk_.until(at) : SC_ZERO_TIME;
+  mem.b_transport(*p, d); // occupies the channel; nobody waits for it
+  ++wb_sent_;
+  p->release();
+}
+
+// Fetches missing sectors from DRAM now (functionally) and returns the cycle
+// the data is back. Later accesses to the line during the fetch see the MSHR's
+// ready cycle and wait for it: LT's stand-in for MSHR merging.
+Cycle L2Module::lt_fill(Addr line, uint32_t sectors, Cycle start) {
+  GpuPayload* p = make_fill(line, sectors);
+  sc_time d = ctx_.timed() ? clk_.until(start) : SC_ZERO_TIME;
+  const sc_time base = sc_time_stamp();
+  mem.b_transport(*p, d);
+  Cycle ready = ctx_.timed() ? clk_.at_or_after(base + d) : start;
+  if (auto wb = core_.fill(line, sectors, p->data())) lt_write_back(*wb, ready);
+  p->release();
+  if (ctx_.timed() && mshr_.add(line, nullptr) == MshrOutcome::Allocated) mshr_.set_ready(line, ready);
+  return ready;
+}
+
+void L2Module::b_transport(Payload& t, sc_time& delay) {
+  GpuAccess& a = access_of(t);
+  const Addr line = t.get_address();
+  ++requests_;
+  const bool timed = ctx_.timed();
+  const Cycle arrival = timed ? clk_.at_or_after(sc_time_stamp() + delay) : 0;
+  const Cycle start = timed ? pipe_.acquire(arrival, 1) : 0;
+  if (timed) mshr_.expire(start);
+  Cycle data_ready = start;
+  if (auto r = mshr_.ready_of(line); r && *r > start && a.kind != AccessKind::Store) {
+    data_ready = *r; // the line is still on its way from DRAM
+    ++mshr_merges_;
+  }
+  a.serviced_by = GpuAccess::Level::L2;
+  for (int tries = 0;; ++tries) {
+    L2Outcome out =
+        core_.access(a, line, t.get_data_ptr(), t.get_byte_enable_ptr(), data_ready, tries > 0);
+    if (out.writeback) lt_write_back(*out.writeback, data_ready);
+    if (out.hit) {
+      Cycle done = data_ready + spec_.latency + out.extra_cycles;
+      if (timed) {
+        latency_.sample(double(done - arrival));
+        delay = clk_.cycles(done) - sc_time_stamp();
+      }
+      break;
+    }
+    sc_assert(tries < 2 && "L2 access still misses after its fill");
+    data_ready = lt_fill(line, out.fetch_sectors, data_ready);
+    a.serviced_by = GpuAccess::Level::Dram;
+  }
+  t.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+unsigned L2Module::debug(Payload& t) {
+  unsigned n = mem.debug(t);
+  if (t.is_write()) core_.debug_write(t.get_address(), t.get_data_ptr(), t.get_data_length());
+  else core_.debug_overlay(t.get_address(), t.get_data_ptr(), t.get_data_length());
+  return n;
+}
+
+// ---------------------------------------------------------------- AT mode --
+
+void L2Module::kick() {
+  if (step_pending_ || !port.has_request()) return;
+  step_pending_ = true;
+  timer_.schedule(clk_.until(std::max(clk_.now(), next_step_)), [this] { step(); });
+}
+
+// One request enters the slice pipeline per L2 cycle. A request that cannot
+// get an MSHR stays at the head of the input queue, so the queue fills and the
+// crossbar sees END_REQ withheld: backpressure, not loss.
+void L2Module::step() {
+  step_pending_ = false;
+  if (!port.has_request()) return;
+  const Cycle now = clk_.now();
+  next_step_ = now + 1;
+  Payload& t = port.front();
+  if (attempt(t)) port.pop();
+  if (port.has_request()) {
+    step_pending_ = true;
+    timer_.schedule(clk_.until(next_step_), [this] { step(); });
+  }
+}
+
+bool L2Module::attempt(Payload& t) {
+  GpuAccess& a = access_of(t);
+  const Addr line = t.get_address();
+  const Cycle now = clk_.now();
+  if (mshr_.pending(line) && a.kind != AccessKind::Store) {
+    // Keep per-line order behind the outstanding miss.
+    MshrOutcome m = mshr_.add(line, &t);
+    if (m == MshrOutcome::MergeFull) return ++stall_merge_full_, false;
+    ++mshr_merges_;
+    ++requests_;
+    return true;
+  }
+  L2Outcome out = core_.access(a, line, t.get_data_ptr(), t.get_byte_enable_ptr(), now);
+  if (out.writeback) write_back(*out.writeback);
+  if (out.hit) {
+    ++requests_;
+    a.serviced_by = GpuAccess::Level::L2;
+    t.set_response_status(tlm::TLM_OK_RESPONSE);
+    latency_.sample(double(spec_.latency + out.extra_cycles));
+    port.respond(t, clk_.cycles(spec_.latency + out.extra_cycles));
+    return true;
+  }
+  if (mshr_.add(line, &t) == MshrOutcome::NoEntry) return ++stall_mshr_full_, false;
+  ++requests_;
+  a.serviced_by = GpuAccess::Level::Dram;
+  send_to_mem(make_fill(line, out.fetch_sectors));
+  return true;
+}
+
+void L2Module::write_back(const Writeback& wb) {
+  if (mshr_.pending(wb.line)) overlay_.note(wb);
+  send_to_mem(make_write_back(wb));
+}
+
+void L2Module::send_to_mem(GpuPayload* p) {
+  if (p->is_write()) ++wb_sent_;
+  to_mem_.push_back(p);
+  drain_to_mem();
+}
+
+void L2Module::drain_to_mem() {
+  while (!to_mem_.empty() && mem.can_send()) {
+    mem.send(*to_mem_.front());
+    to_mem_.pop_front();
+  }
+}
+
+void L2Module::on_mem_response(Payload& r) {
+  auto& p = static_cast<GpuPayload&>(r);
+  if (p.is_read()) {
+    const Addr line = p.get_address();
+    overlay_.apply(line, p.data());
+    if (auto wb = core_.fill(line, p.access().sector_mask, p.data())) write_back(*wb);
+    // Replay the waiters in arrival order; one that wanted other sectors
+    // misses again and starts a new fetch.
+    for (Payload* w : mshr_.release(line)) {
+      GpuAccess& a = access_of(*w);
+      L2Outcome out =
+          core_.access(a, line, w->get_data_ptr(), w->get_byte_enable_ptr(), clk_.now(), true);
+      if (out.writeback) write_back(*out.writeback);
+      if (out.hit) {
+        w->set_response_status(tlm::TLM_OK_RESPONSE);
+        port.respond(*w, clk_.cycles(spec_.latency + out.extra_cycles));
+      } else {
+        bool first = !mshr_.pending(line);
+        mshr_.add(line, w); // cannot be refused: the entry was just freed
+        if (first) send_to_mem(make_fill(line, out.fetch_sectors));
+      }
+    }
+  }
+  p.release();
+  kick(); // a freed MSHR may unblock the head of the queue
+}
+
+} // namespace tlmgpu

@@ -1,0 +1,138 @@
+#include "models/xbar/xbar_module.hpp"
+
+#include <algorithm>
+
+using namespace sc_core;
+
+namespace tlmgpu {
+
+XbarModule::XbarModule(sc_module_name n, SimContext& ctx, StatGroup& parent)
+    : sc_module(n), ctx_(ctx), spec_(ctx.platform.xbar), clk_(ctx.platform.xbar.clock_mhz),
+      core_(ctx.platform.xbar, ctx.platform.sm.count, ctx.platform.l2_slices(),
+            ctx.platform.l2.sector_bytes),
+      // A slot holds a packet of up to line-size data; the flit buffer bounds the count.
+      out_capacity_(std::max<size_t>(
+          1, ctx.platform.xbar.buffer_flits /
+                 ctx.platform.xbar.flits(ctx.platform.l2.line_bytes))),
+      out_(ctx.platform.l2_slices()), input_blocked_(ctx.platform.sm.count, false),
+      stats_(parent, basename()),
+      req_packets_(stats_.counter("request_packets", "packets", "packets on the request network")),
+      req_flits_(stats_.counter("request_flits", "flits", "flits on the request network")),
+      resp_packets_(stats_.counter("reply_packets", "packets", "packets on the reply network")),
+      resp_flits_(stats_.counter("reply_flits", "flits", "flits on the reply network")),
+      bytes_(stats_.counter("bytes", "bytes", "flit bytes moved on both networks")),
+      input_stalls_(stats_.counter("stall_output_full", "events",
+                                   "an input's head packet waited for room at its output (AT)")),
+      req_latency_(stats_.average("request_latency", "cycles", "request offered to delivered")) {
+  stats_.formula("flits", "flits", "request + reply flits", [this](StatView v) {
+    return double(req_flits_.value(v) + resp_flits_.value(v));
+  });
+  stats_.formula("link_wait_cycles", "cycles", "cycles packets waited for busy links (all ports)",
+                 [this](StatView) { return double(core_.link_wait_cycles()); });
+  const unsigned in_capacity = std::max(1u, spec_.buffer_flits / spec_.flits(0));
+  for (unsigned i = 0; i < ctx.platform.sm.count; ++i) {
+    TargetPort::Hooks h;
+    h.b_transport = [this, i](Payload& t, sc_time& d) { b_transport(i, t, d); };
+    h.debug = [this](Payload& t) { return debug(t); };
+    h.on_request = [this, i] { serve_input(i); };
+    sm_ports.push_back(
+        std::make_unique<TargetPort>(("sm_port_" + std::to_string(i)).c_str(), in_capacity, std::move(h)));
+  }
+  for (unsigned j = 0; j < ctx.platform.l2_slices(); ++j)
+    slice_ports.push_back(std::make_unique<InitiatorPort>(
+        ("slice_port_" + std::to_string(j)).c_str(), 2,
+        [this, j](Payload& t) { on_reply(j, t); }, [this, j] { drain_output(j); }));
+}
+
+void XbarModule::count(const GpuAccess& a) {
+  unsigned rq = core_.flits(core_.request_bytes(a)), rp = core_.flits(core_.reply_bytes(a));
+  ++req_packets_;
+  ++resp_packets_;
+  req_flits_ += rq;
+  resp_flits_ += rp;
+  bytes_ += uint64_t(rq + rp) * spec_.flit_bytes;
+}
+
+void XbarModule::b_transport(unsigned sm, Payload& t, sc_time& delay) {
+  const GpuAccess& a = access_of(t);
+  const unsigned slice = ctx_.address_map.slice_of(t.get_address());
+  count(a);
+  if (!ctx_.timed()) {
+    slice_ports[slice]->b_transport(t, delay);
+    return;
+  }
+  const Cycle offered = clk_.at_or_after(sc_time_stamp() + delay);
+  const Cycle at_slice =
+      core_.traverse_request(sm, slice, core_.flits(core_.request_bytes(a)), offered);
+  req_latency_.sample(double(at_slice - offered));
+  delay = clk_.cycles(at_slice) - sc_time_stamp();
+  slice_ports[slice]->b_transport(t, delay);
+  const Cycle back = clk_.at_or_after(sc_time_stamp() + delay);
+  const Cycle at_sm = core_.traverse_reply(slice, sm, core_.flits(core_.reply_bytes(a)), back);
+  delay = clk_.cycles(at_sm) - sc_time_stamp();
+}
+
+unsigned XbarModule::debug(Payload& t) {
+  return slice_ports[ctx_.address_map.slice_of(t.get_address())]->debug(t);
+}
+
+// AT: move packets from input `sm` into the switch while their output has room.
+void XbarModule::serve_input(unsigned sm) {
+  TargetPort& in = *sm_ports[sm];
+  while (in.has_request()) {
+    Payload& t = in.front();
+    const unsigned slice = ctx_.address_map.slice_of(t.get_address());
+    Output& o = out_[slice];
+    if (o.reserved >= out_capacity_) {
+      if (!input_blocked_[sm]) {
+        input_blocked_[sm] = true;
+        o.blocked.push_back(sm);
+        ++input_stalls_;
+      }
+      return;
+    }
+    ++o.reserved;
+    in.pop();
+    const GpuAccess& a = access_of(t);
+    count(a);
+    const Cycle now = clk_.now();
+    const Cycle at_slice = core_.traverse_request(sm, slice, core_.flits(core_.request_bytes(a)), now);
+    req_latency_.sample(double(at_slice - now));
+    timer_.schedule(clk_.until(at_slice), [this, slice, &t] { deliver(slice, t); });
+  }
+}
+
+void XbarModule::deliver(unsigned slice, Payload& t) {
+  out_[slice].overflow.push_back(&t);
+  drain_output(slice);
+}
+
+void XbarModule::drain_output(unsigned slice) {
+  Output& o = out_[slice];
+  InitiatorPort& p = *slice_ports[slice];
+  bool freed = false;
+  while (!o.overflow.empty() && p.can_send()) {
+    p.send(*o.overflow.front());
+    o.overflow.pop_front();
+    --o.reserved;
+    freed = true;
+  }
+  if (!freed || o.blocked.empty()) return;
+  std::vector<unsigned> wake;
+  wake.swap(o.blocked);
+  for (unsigned sm : wake) {
+    input_blocked_[sm] = false;
+    serve_input(sm);
+  }
+}
+
+void XbarModule::on_reply(unsigned slice, Payload& t) {
+  const GpuAccess& a = access_of(t);
+  const unsigned sm = a.src_sm;
+  sc_assert(sm < sm_ports.size());
+  const Cycle now = clk_.now();
+  const Cycle at_sm = core_.traverse_reply(slice, sm, core_.flits(core_.reply_bytes(a)), now);
+  sm_ports[sm]->respond(t, clk_.until(at_sm));
+}
+
+} // namespace tlmgpu

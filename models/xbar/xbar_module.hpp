@@ -1,0 +1,53 @@
+// Crossbar between the SMs (target ports) and the L2 slices (initiator ports),
+// routed by the address map. Separate request and reply networks, per-port
+// serialization in flits (XbarCore), and in AT a bounded buffer per output:
+// when an L2 slice withholds END_REQ, its buffer fills, input heads bound for
+// it stall, input queues fill, and the SMs see END_REQ withheld in turn.
+#pragma once
+
+#include "models/xbar/xbar_core.hpp"
+#include "tlmgpu/sim/clock.hpp"
+#include "tlmgpu/sim/context.hpp"
+#include "tlmgpu/sim/ports.hpp"
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+namespace tlmgpu {
+
+class XbarModule : public sc_core::sc_module {
+public:
+  XbarModule(sc_core::sc_module_name n, SimContext& ctx, StatGroup& parent);
+  std::vector<std::unique_ptr<TargetPort>> sm_ports;       // index = SM id
+  std::vector<std::unique_ptr<InitiatorPort>> slice_ports; // index = L2 slice
+
+private:
+  struct Output {
+    size_t reserved = 0;               // packets accepted from inputs, not yet handed on
+    std::deque<Payload*> overflow;     // arrived but the slice port's queue was full
+    std::vector<unsigned> blocked;     // inputs whose head waits for room here
+  };
+  void b_transport(unsigned sm, Payload& t, sc_core::sc_time& delay);
+  unsigned debug(Payload& t);
+  void serve_input(unsigned sm);
+  void deliver(unsigned slice, Payload& t);
+  void drain_output(unsigned slice);
+  void on_reply(unsigned slice, Payload& t);
+  void count(const GpuAccess& a);
+
+  SimContext& ctx_;
+  const XbarSpec& spec_;
+  Clock clk_;
+  XbarCore core_;
+  size_t out_capacity_;
+  std::vector<Output> out_;
+  std::vector<bool> input_blocked_;
+  TimedQueue timer_{"timer"};
+
+  StatGroup stats_;
+  Counter &req_packets_, &req_flits_, &resp_packets_, &resp_flits_, &bytes_, &input_stalls_;
+  Average &req_latency_;
+};
+
+} // namespace tlmgpu
