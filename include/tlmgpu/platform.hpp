@@ -1,0 +1,63 @@
+// A platform: every block's spec, read from one JSON file (plus "extends"
+// parents and --set overrides) by config.hpp, validated once.
+#pragma once
+
+#include "tlmgpu/address_map.hpp"
+#include "tlmgpu/params.hpp"
+
+#include "../../models/dram/dram_spec.hpp"
+#include "../../models/l1/l1_spec.hpp"
+#include "../../models/l2/l2_spec.hpp"
+#include "../../models/shared_mem/shared_mem_spec.hpp"
+#include "../../models/sm/sm_spec.hpp"
+#include "../../models/xbar/xbar_spec.hpp"
+
+#include <string>
+
+namespace tlmgpu {
+
+// Simulation-kernel knobs that belong to the platform (not to one block).
+struct SimSpec {
+  uint32_t quantum_cycles = 0;
+  template <class V> void visit(V& v) {
+    v.param(quantum_cycles, "quantum_cycles", 1000, Range{1, 1e9}, "cycles",
+            "LT temporal-decoupling quantum, in core cycles");
+  }
+  void derive() {}
+};
+
+struct PlatformSpec {
+  std::string name, description;
+  SimSpec sim;
+  SmSpec sm;
+  L1Spec l1;
+  SharedMemSpec shared_mem;
+  XbarSpec xbar;
+  L2Spec l2;
+  DramSpec dram;
+  AddressMapSpec address_map;
+
+  template <class V> void visit(V& v) {
+    v.text(name, "name", "unnamed", "platform name");
+    v.text(description, "description", "", "one line about the platform and its sources");
+    v.group("sim", sim);
+    v.group("sm", sm);
+    v.group("l1", l1);
+    v.group("shared_mem", shared_mem);
+    v.group("xbar", xbar);
+    v.group("l2", l2);
+    v.group("dram", dram);
+    v.group("address_map", address_map);
+  }
+  // Validates cross-block constraints and computes derived values of every block.
+  void derive();
+
+  uint32_t l2_slices() const { return dram.channels * l2.sub_partitions; }
+  uint64_t l2_bytes() const { return uint64_t(l2_slices()) * l2.slice_bytes; }
+};
+
+// Names of the blocks `tlmgpu describe` knows, and their parameter rows.
+std::vector<std::string> block_names();
+std::vector<ParamRow> describe_block(const std::string& name); // throws ConfigError if unknown
+
+} // namespace tlmgpu

@@ -1,0 +1,47 @@
+// The boundary between the command line and the simulator: what a run needs,
+// and the registry of workloads `tlmgpu list` shows.
+#pragma once
+
+#include "tlmgpu/platform.hpp"
+
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace tlmgpu {
+
+enum class TimingMode { Functional, LT, AT };
+std::string_view to_string(TimingMode m);
+
+struct RunOptions {
+  PlatformSpec platform;                     // already loaded and validated
+  std::string platform_path;                 // for the record in config.json
+  std::string workload;                      // registry name
+  std::map<std::string, std::string> args;   // --arg k=v
+  TimingMode timing = TimingMode::LT;
+  uint64_t seed = 1;
+  std::string out_dir = "out";
+  bool quiet = false;                        // no human summary on stdout
+};
+
+struct WorkloadArg {
+  std::string name, def, description;
+};
+struct WorkloadInfo {
+  std::string name, description;
+  std::vector<WorkloadArg> args;
+};
+
+// All registered workloads, sorted by name.
+std::vector<WorkloadInfo> list_workloads();
+
+// Runs one simulation to completion in this process (SystemC elaborates once
+// per process). Writes stats.json and config.json into opts.out_dir, prints a
+// short summary to `out`. Returns 0 when the workload's check passed, 1 when
+// it failed. Throws ConfigError for bad workload name/arguments (before any
+// simulation) and tlmgpu::SimError for errors found while simulating.
+int run_simulation(const RunOptions& opts, std::ostream& out);
+
+} // namespace tlmgpu

@@ -1,0 +1,37 @@
+// Time in cycles of a block's own clock (house style rule 9): latencies are
+// integers in the platform; this is the one place that turns them into sc_time.
+#pragma once
+
+#include "tlmgpu/types.hpp"
+
+#include <systemc>
+
+namespace tlmgpu {
+
+class Clock {
+public:
+  // The kernel's time resolution is set to 1 fs by the simulation context, so
+  // a period is an exact integer number of resolution steps and cycle
+  // arithmetic below is integer arithmetic (no drift over long runs).
+  explicit Clock(double mhz)
+      : period_(1e6 / mhz, sc_core::SC_PS), ticks_(period_.value() ? period_.value() : 1) {}
+  sc_core::sc_time cycles(Cycle n) const { return sc_core::sc_time::from_value(ticks_ * n); }
+  // Cycle count at an absolute time, rounded down (a request arriving mid-cycle
+  // is handled in that cycle).
+  Cycle at(const sc_core::sc_time& t) const { return t.value() / ticks_; }
+  // Smallest cycle whose start is at or after t.
+  Cycle at_or_after(const sc_core::sc_time& t) const { return (t.value() + ticks_ - 1) / ticks_; }
+  Cycle now() const { return at(sc_core::sc_time_stamp()); }
+  // Absolute time of the start of cycle c, as a delay from now (>= 0).
+  sc_core::sc_time until(Cycle c) const {
+    sc_core::sc_time abs = cycles(c), now = sc_core::sc_time_stamp();
+    return abs > now ? abs - now : sc_core::SC_ZERO_TIME;
+  }
+  const sc_core::sc_time& period() const { return period_; }
+
+private:
+  sc_core::sc_time period_;
+  uint64_t ticks_;
+};
+
+} // namespace tlmgpu

@@ -1,0 +1,50 @@
+// What every module of one simulation shares: the timing mode, the platform,
+// the address map, the DRAM backing store (real bytes), the payload pool, the
+// root of the stats tree and the seeded RNG. One per process (SystemC
+// elaborates once per process).
+#pragma once
+
+#include "tlmgpu/address_map.hpp"
+#include "tlmgpu/backing_store.hpp"
+#include "tlmgpu/platform.hpp"
+#include "tlmgpu/run.hpp"
+#include "tlmgpu/sim/payload.hpp"
+#include "tlmgpu/stats.hpp"
+
+#include <random>
+#include <stdexcept>
+#include <string>
+
+namespace tlmgpu {
+
+// An error found while simulating (bad device address, failed check, ...):
+// reported as one line by the CLI, never as a SystemC backtrace.
+struct SimError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class SimContext {
+public:
+  SimContext(const PlatformSpec& p, TimingMode mode, uint64_t seed)
+      : platform(p), mode(mode), seed(seed), rng(seed),
+        address_map(p.address_map, p.dram.channels, p.l2.sub_partitions, p.dram.banks,
+                    p.dram.row_bytes) {}
+
+  const PlatformSpec platform;
+  const TimingMode mode;
+  const uint64_t seed;
+  std::mt19937_64 rng;
+  AddressMap address_map;
+  BackingStore memory;
+  PayloadPool pool;
+  StatGroup stats; // root
+
+  bool timed() const { return mode != TimingMode::Functional; }
+  bool at() const { return mode == TimingMode::AT; }
+};
+
+// Sets the kernel time resolution (1 fs, so clock periods are exact) once
+// before any sc_time exists.
+void init_kernel_time();
+
+} // namespace tlmgpu

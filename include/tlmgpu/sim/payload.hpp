@@ -1,0 +1,100 @@
+// The TLM side of a GPU memory access: one extension (GpuExtension) carrying
+// the kernel-free GpuAccess, and a payload pool so AT transactions are
+// reference counted (tlm_mm_interface) without per-access heap traffic.
+#pragma once
+
+#include "tlmgpu/types.hpp"
+
+#include <systemc>
+#include <tlm>
+
+#include <array>
+#include <memory>
+#include <vector>
+
+namespace tlmgpu {
+
+struct GpuExtension : tlm::tlm_extension<GpuExtension> {
+  GpuAccess access;
+  tlm::tlm_extension_base* clone() const override { return new GpuExtension(*this); }
+  void copy_from(const tlm::tlm_extension_base& e) override {
+    access = static_cast<const GpuExtension&>(e).access;
+  }
+};
+
+// A payload with its own line-sized data and byte-enable buffers and a
+// GpuExtension, recycled by PayloadPool.
+class GpuPayload : public tlm::tlm_generic_payload {
+public:
+  explicit GpuPayload(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) {
+    set_extension(&ext_);
+    set_data_ptr(data_.data());
+    set_byte_enable_ptr(nullptr);
+  }
+  ~GpuPayload() override { clear_extension(&ext_); }
+  GpuAccess& access() { return ext_.access; }
+  uint8_t* data() { return data_.data(); }
+  uint8_t* byte_enable() { return be_.data(); }
+
+  // Prepares the payload for one line-sized access.
+  void setup(tlm::tlm_command cmd, Addr line, unsigned line_bytes, const GpuAccess& a) {
+    set_command(cmd);
+    set_address(line);
+    set_data_ptr(data_.data());
+    set_data_length(line_bytes);
+    set_streaming_width(line_bytes);
+    set_byte_enable_ptr(nullptr);
+    set_byte_enable_length(0);
+    set_dmi_allowed(false);
+    set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    ext_.access = a;
+  }
+  void enable_bytes(unsigned line_bytes) {
+    set_byte_enable_ptr(be_.data());
+    set_byte_enable_length(line_bytes);
+  }
+
+private:
+  GpuExtension ext_;
+  std::array<uint8_t, kMaxLineBytes> data_{};
+  std::array<uint8_t, kMaxLineBytes> be_{};
+};
+
+// Every payload in flight came from here; `free` returns it when the last
+// reference is released. Also hands out transaction ids.
+class PayloadPool : public tlm::tlm_mm_interface {
+public:
+  GpuPayload* allocate() {
+    GpuPayload* p;
+    if (free_.empty()) {
+      owned_.push_back(std::make_unique<GpuPayload>(this));
+      p = owned_.back().get();
+    } else {
+      p = free_.back();
+      free_.pop_back();
+    }
+    p->acquire();
+    ++live_;
+    return p;
+  }
+  void free(tlm::tlm_generic_payload* t) override {
+    --live_;
+    free_.push_back(static_cast<GpuPayload*>(t));
+  }
+  uint64_t next_txn_id() { return ++txn_; }
+  size_t live() const { return live_; }
+
+private:
+  std::vector<std::unique_ptr<GpuPayload>> owned_;
+  std::vector<GpuPayload*> free_;
+  size_t live_ = 0;
+  uint64_t txn_ = 0;
+};
+
+inline GpuAccess& access_of(tlm::tlm_generic_payload& t) {
+  auto* e = t.get_extension<GpuExtension>();
+  sc_assert(e && "tlmgpu payload without GpuExtension");
+  return e->access;
+}
+
+} // namespace tlmgpu

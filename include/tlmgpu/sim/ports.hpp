@@ -1,0 +1,121 @@
+// The plumbing every module shares, so a module's own code is only its
+// behaviour (house style rule 1):
+//
+//  * TargetPort: one target socket that serves both timing styles. LT and
+//    functional calls arrive as b_transport and go straight to the owner.
+//    AT calls arrive as 4-phase nb_transport into a bounded request queue; when
+//    the queue is full END_REQ is withheld (backpressure, counted), and
+//    respond() sends BEGIN_RESP at a chosen time, one response at a time.
+//  * InitiatorPort: one initiator socket with a bounded send queue. It obeys
+//    the base protocol's request exclusion (no new BEGIN_REQ before END_REQ)
+//    and hands BEGIN_RESP to the owner; initiators always accept a response at
+//    once (responses are not back-pressured; documented in docs/timing.md).
+//  * TimedQueue: "run this at cycle X" for a module's internal steps.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <deque>
+#include <functional>
+#include <queue>
+#include <vector>
+
+namespace tlmgpu {
+
+using Payload = tlm::tlm_generic_payload;
+
+class TimedQueue : public sc_core::sc_module {
+public:
+  explicit TimedQueue(sc_core::sc_module_name n);
+  // Runs fn at now + delay; equal times run in scheduling order (determinism).
+  void schedule(const sc_core::sc_time& delay, std::function<void()> fn);
+  size_t size() const { return items_.size(); }
+
+private:
+  struct Item {
+    sc_core::sc_time when;
+    uint64_t seq;
+    std::function<void()> fn;
+    bool operator>(const Item& o) const { return when != o.when ? when > o.when : seq > o.seq; }
+  };
+  void run();
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> items_;
+  sc_core::sc_event wake_;
+  uint64_t seq_ = 0;
+};
+
+class TargetPort : public sc_core::sc_module {
+public:
+  struct Hooks {
+    std::function<void(Payload&, sc_core::sc_time&)> b_transport; // LT + functional
+    std::function<unsigned(Payload&)> debug;                      // host/debug access
+    std::function<void()> on_request;                             // AT: queue became non-empty
+  };
+  tlm_utils::simple_target_socket<TargetPort> socket;
+
+  TargetPort(sc_core::sc_module_name n, size_t capacity, Hooks hooks);
+
+  // AT request queue (owner side).
+  bool has_request() const { return !queue_.empty(); }
+  Payload& front() { return *queue_.front(); }
+  void pop(); // frees a slot: a request held back by backpressure gets END_REQ now
+  size_t queued() const { return queue_.size(); }
+  // AT: send BEGIN_RESP for `t` after `delay`.
+  void respond(Payload& t, const sc_core::sc_time& delay);
+
+  uint64_t accepted() const { return accepted_; }
+  uint64_t backpressured() const { return backpressured_; }
+  uint64_t response_waits() const { return response_waits_; }
+
+private:
+  void b_transport(Payload& t, sc_core::sc_time& d) { hooks_.b_transport(t, d); }
+  unsigned transport_dbg(Payload& t) { return hooks_.debug(t); }
+  tlm::tlm_sync_enum nb_transport_fw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
+  void send_responses();
+
+  size_t capacity_;
+  Hooks hooks_;
+  std::deque<Payload*> queue_;
+  Payload* held_ = nullptr; // request whose END_REQ is withheld
+  std::deque<Payload*> ready_responses_;
+  bool response_open_ = false;      // BEGIN_RESP sent, END_RESP not yet seen
+  TimedQueue timer_{"timer"};
+  uint64_t accepted_ = 0, backpressured_ = 0, response_waits_ = 0;
+};
+
+class InitiatorPort : public sc_core::sc_module {
+public:
+  using ResponseFn = std::function<void(Payload&)>;
+  tlm_utils::simple_initiator_socket<InitiatorPort> socket;
+
+  // on_space runs (in a later delta) whenever a queued request left the send queue.
+  InitiatorPort(sc_core::sc_module_name n, size_t capacity, ResponseFn on_response,
+                std::function<void()> on_space = {});
+
+  bool can_send() const { return pending_.size() < capacity_; }
+  void send(Payload& t); // AT; caller checked can_send()
+  void b_transport(Payload& t, sc_core::sc_time& d) { socket->b_transport(t, d); }
+  unsigned debug(Payload& t) { return socket->transport_dbg(t); }
+
+  uint64_t sent() const { return sent_; }
+  uint64_t end_req_waits() const { return end_req_waits_; }
+  bool idle() const { return pending_.empty() && !waiting_end_req_; }
+
+private:
+  tlm::tlm_sync_enum nb_transport_bw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
+  void try_send();
+
+  size_t capacity_;
+  ResponseFn on_response_;
+  std::function<void()> on_space_;
+  std::deque<Payload*> pending_;
+  bool waiting_end_req_ = false;
+  Payload* waiting_ = nullptr;
+  sc_core::sc_event retry_;
+  uint64_t sent_ = 0, end_req_waits_ = 0;
+};
+
+} // namespace tlmgpu

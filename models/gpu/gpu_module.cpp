@@ -1,0 +1,54 @@
+#include "models/gpu/gpu_module.hpp"
+
+using namespace sc_core;
+
+namespace tlmgpu {
+
+GpuModule::GpuModule(sc_module_name n, SimContext& ctx)
+    : sc_module(n), stats(ctx.stats, basename()), ctx_(ctx) {
+  const PlatformSpec& p = ctx.platform;
+  for (uint32_t i = 0; i < p.sm.count; ++i)
+    sms.push_back(
+        std::make_unique<SmModule>(("sm_" + std::to_string(i)).c_str(), ctx, uint16_t(i), stats));
+  xbar = std::make_unique<XbarModule>("xbar", ctx, stats);
+  for (uint32_t s = 0; s < p.l2_slices(); ++s)
+    l2.push_back(std::make_unique<L2Module>(("l2_" + std::to_string(s)).c_str(), ctx, s, stats));
+  for (uint32_t c = 0; c < p.dram.channels; ++c)
+    dram.push_back(
+        std::make_unique<DramModule>(("dram_" + std::to_string(c)).c_str(), ctx, c, stats));
+
+  for (uint32_t i = 0; i < p.sm.count; ++i) sms[i]->l1.down.socket.bind(xbar->sm_ports[i]->socket);
+  for (uint32_t s = 0; s < p.l2_slices(); ++s) {
+    xbar->slice_ports[s]->socket.bind(l2[s]->port.socket);
+    const uint32_t channel = s / p.l2.sub_partitions, sub = s % p.l2.sub_partitions;
+    l2[s]->mem.socket.bind(dram[channel]->ports[sub]->socket);
+  }
+}
+
+// The host path is untimed and goes straight to the owning slice, which
+// overlays its cached (possibly dirty) bytes on DRAM's.
+void GpuModule::debug(tlm::tlm_command cmd, Addr a, uint8_t* p, size_t n) {
+  const uint32_t line = ctx_.platform.l2.line_bytes;
+  while (n > 0) {
+    const size_t chunk = std::min<size_t>(n, line - (a % line));
+    tlm::tlm_generic_payload t;
+    t.set_command(cmd);
+    t.set_address(a);
+    t.set_data_ptr(p);
+    t.set_data_length(unsigned(chunk));
+    t.set_streaming_width(unsigned(chunk));
+    l2[ctx_.address_map.slice_of(a)]->debug(t);
+    a += chunk, p += chunk, n -= chunk;
+  }
+}
+
+void GpuModule::debug_read(Addr a, uint8_t* dst, size_t n) { debug(tlm::TLM_READ_COMMAND, a, dst, n); }
+void GpuModule::debug_write(Addr a, const uint8_t* src, size_t n) {
+  debug(tlm::TLM_WRITE_COMMAND, a, const_cast<uint8_t*>(src), n);
+}
+
+void GpuModule::flush_l1s() {
+  for (auto& sm : sms) sm->l1.flush_and_invalidate();
+}
+
+} // namespace tlmgpu

@@ -1,0 +1,41 @@
+// One GPU composed from a PlatformSpec:
+//
+//   sm_0..sm_N-1 (l1) ==> xbar ==> l2_0..l2_S-1 ==> dram_0..dram_C-1
+//
+// Slice s = channel * sub_partitions + sub; slices of one channel share that
+// channel's DRAM module (one target port each).
+#pragma once
+
+#include "models/dram/dram_module.hpp"
+#include "models/l2/l2_module.hpp"
+#include "models/sm/sm_module.hpp"
+#include "models/xbar/xbar_module.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace tlmgpu {
+
+class GpuModule : public sc_core::sc_module {
+public:
+  GpuModule(sc_core::sc_module_name n, SimContext& ctx);
+
+  StatGroup stats;
+  std::vector<std::unique_ptr<SmModule>> sms;
+  std::unique_ptr<XbarModule> xbar;
+  std::vector<std::unique_ptr<L2Module>> l2;
+  std::vector<std::unique_ptr<DramModule>> dram;
+
+  // Host-side access to device memory (through L2, which holds the newest
+  // data): `n` may span lines; used by checkers and, later, memcpy.
+  void debug_read(Addr a, uint8_t* dst, size_t n);
+  void debug_write(Addr a, const uint8_t* src, size_t n);
+  // Kernel boundary for every SM's L1 (write back, then invalidate).
+  void flush_l1s();
+
+private:
+  void debug(tlm::tlm_command cmd, Addr a, uint8_t* p, size_t n);
+  SimContext& ctx_;
+};
+
+} // namespace tlmgpu

@@ -1,0 +1,127 @@
+#include "models/traffic/traffic_module.hpp"
+
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+using namespace sc_core;
+
+namespace tlmgpu {
+
+TrafficModule::TrafficModule(sc_module_name n, SimContext& ctx, unsigned gen, const TrafficParams& p,
+                             Addr region_base, Addr shared_counter, SharedCounterLog& log,
+                             StatGroup& parent)
+    : sc_module(n), port("port", 2 * p.outstanding + 2, [this](Payload& t) { on_response(t); }),
+      ctx_(ctx), params_(p),
+      core_(p, gen, region_base, shared_counter, ctx.platform.l2.line_bytes,
+            ctx.platform.l2.sector_bytes, ctx.seed),
+      log_(log), clk_(ctx.platform.sm.clock_mhz), stats_(parent, basename()),
+      issued_(stats_.counter("issued", "requests", "requests issued")),
+      loads_(stats_.counter("loads", "requests", "loads issued")),
+      stores_(stats_.counter("stores", "requests", "stores issued")),
+      atomics_(stats_.counter("atomics", "requests", "atomics issued (value-returning)")),
+      reds_(stats_.counter("reds", "requests", "reductions issued (no return)")),
+      mismatches_(stats_.counter("mismatches", "requests", "returned values that differ from the reference")),
+      latency_(stats_.average("latency", "cycles", "issue to completion, SM cycles")),
+      latency_hist_(stats_.histogram("latency_hist", "cycles", "issue to completion, SM cycles", 32, 32)) {
+  SC_HAS_PROCESS(TrafficModule);
+  SC_THREAD(run);
+}
+
+GpuPayload* TrafficModule::make_payload(const TrafficRequest& r) {
+  const unsigned line = ctx_.platform.l2.line_bytes;
+  GpuPayload* t = ctx_.pool.allocate();
+  GpuAccess a = r.access;
+  a.txn_id = ctx_.pool.next_txn_id();
+  t->setup(r.access.kind == AccessKind::Store ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND,
+           r.line, line, a);
+  std::copy_n(r.data.data(), line, t->data());
+  if (r.access.kind == AccessKind::Store) {
+    std::copy_n(r.byte_enable.data(), line, t->byte_enable());
+    t->enable_bytes(line);
+  }
+  switch (r.access.kind) {
+  case AccessKind::Load: ++loads_; break;
+  case AccessKind::Store: ++stores_; break;
+  case AccessKind::Atomic: ++atomics_; break;
+  default: ++reds_; break;
+  }
+  ++issued_;
+  return t;
+}
+
+void TrafficModule::complete(const TrafficRequest& r, GpuPayload& t, Cycle latency) {
+  if (t.get_response_status() != tlm::TLM_OK_RESPONSE) {
+    ++mismatches_;
+    if (first_error_.empty()) first_error_ = "request to 0x" + std::to_string(r.line) + " failed";
+  }
+  if (r.shared_counter)
+    for (unsigned i = 0; i < r.access.num_lanes; ++i) log_.record(t.access().lanes[i].result & 0xffffffffu);
+  std::string err = core_.check(r, t.data(), t.access());
+  if (!err.empty()) {
+    ++mismatches_;
+    if (first_error_.empty()) first_error_ = err;
+  }
+  latency_.sample(double(latency));
+  latency_hist_.sample(latency);
+}
+
+void TrafficModule::run() {
+  if (ctx_.at()) run_at();
+  else run_blocking();
+  finished_ = true;
+  done.notify(SC_ZERO_TIME);
+}
+
+void TrafficModule::run_blocking() {
+  tlm_utils::tlm_quantumkeeper qk;
+  qk.reset();
+  auto never_busy = [](Addr) { return false; };
+  TrafficRequest r;
+  for (uint64_t i = 0; i < params_.requests; ++i) {
+    core_.next(r, never_busy);
+    GpuPayload* t = make_payload(r);
+    sc_time d = qk.get_local_time();
+    const sc_time issued = sc_time_stamp() + d;
+    port.b_transport(*t, d);
+    const Cycle latency = ctx_.timed() ? clk_.at(sc_time_stamp() + d) - clk_.at(issued) : 0;
+    complete(r, *t, latency);
+    t->release();
+    if (ctx_.timed()) {
+      // Next issue one cycle later at the earliest (one memory instruction per cycle).
+      qk.set(d + clk_.period());
+      if (qk.need_sync()) qk.sync();
+    }
+  }
+  if (ctx_.timed()) qk.sync();
+}
+
+void TrafficModule::on_response(Payload& p) {
+  auto& t = static_cast<GpuPayload&>(p);
+  auto it = in_flight_.find(&t);
+  sc_assert(it != in_flight_.end());
+  complete(it->second.first, t, clk_.now() - it->second.second);
+  if (!it->second.first.shared_counter) busy_.erase(it->second.first.line);
+  in_flight_.erase(it);
+  t.release();
+  progress_.notify(SC_ZERO_TIME);
+}
+
+void TrafficModule::run_at() {
+  auto busy = [this](Addr l) { return busy_.count(l) != 0; };
+  TrafficRequest r;
+  uint64_t issued = 0;
+  while (issued < params_.requests) {
+    if (in_flight_.size() >= params_.outstanding || !port.can_send() || !core_.next(r, busy)) {
+      wait(progress_);
+      continue;
+    }
+    GpuPayload* t = make_payload(r);
+    if (!r.shared_counter) busy_.insert(r.line);
+    in_flight_.emplace(t, std::make_pair(r, clk_.now()));
+    port.send(*t);
+    ++issued;
+    wait(clk_.period());
+  }
+  while (!in_flight_.empty()) wait(progress_);
+}
+
+} // namespace tlmgpu

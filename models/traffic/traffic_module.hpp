@@ -1,0 +1,54 @@
+// Random-traffic initiator: drives one SM's L1 port with TrafficCore's
+// requests in any timing mode and checks every returned value. LT/functional:
+// one blocking request at a time under a quantum keeper. AT: up to
+// `outstanding` requests in flight, at most one new request per SM cycle.
+#pragma once
+
+#include "models/traffic/traffic_core.hpp"
+#include "tlmgpu/sim/clock.hpp"
+#include "tlmgpu/sim/context.hpp"
+#include "tlmgpu/sim/ports.hpp"
+
+#include <unordered_map>
+#include <unordered_set>
+
+namespace tlmgpu {
+
+class TrafficModule : public sc_core::sc_module {
+public:
+  TrafficModule(sc_core::sc_module_name n, SimContext& ctx, unsigned gen, const TrafficParams& p,
+                Addr region_base, Addr shared_counter, SharedCounterLog& log, StatGroup& parent);
+  InitiatorPort port;
+
+  bool finished() const { return finished_; }
+  sc_core::sc_event done;
+  const TrafficCore& core() const { return core_; }
+  uint64_t mismatches() const { return mismatches_.value(); }
+  const std::string& first_error() const { return first_error_; }
+
+private:
+  void run();
+  void run_blocking();
+  void run_at();
+  void complete(const TrafficRequest& r, GpuPayload& t, Cycle latency);
+  GpuPayload* make_payload(const TrafficRequest& r);
+  void on_response(Payload& t);
+
+  SimContext& ctx_;
+  TrafficParams params_;
+  TrafficCore core_;
+  SharedCounterLog& log_;
+  Clock clk_;
+  std::unordered_map<Payload*, std::pair<TrafficRequest, Cycle>> in_flight_;
+  std::unordered_set<Addr> busy_;
+  sc_core::sc_event progress_;
+  bool finished_ = false;
+  std::string first_error_;
+
+  StatGroup stats_;
+  Counter &issued_, &loads_, &stores_, &atomics_, &reds_, &mismatches_;
+  Average& latency_;
+  Histogram& latency_hist_;
+};
+
+} // namespace tlmgpu

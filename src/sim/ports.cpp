@@ -1,0 +1,155 @@
+#include "tlmgpu/sim/ports.hpp"
+
+using namespace sc_core;
+
+namespace tlmgpu {
+
+TimedQueue::TimedQueue(sc_module_name n) : sc_module(n) {
+  SC_HAS_PROCESS(TimedQueue);
+  SC_METHOD(run);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+void TimedQueue::schedule(const sc_time& delay, std::function<void()> fn) {
+  sc_time when = sc_time_stamp() + delay;
+  bool earliest = items_.empty() || when < items_.top().when;
+  items_.push(Item{when, seq_++, std::move(fn)});
+  // sc_event keeps the earliest pending notification, so re-notifying is safe.
+  if (earliest) wake_.notify(delay);
+}
+
+void TimedQueue::run() {
+  const sc_time now = sc_time_stamp();
+  while (!items_.empty() && items_.top().when <= now) {
+    auto fn = std::move(const_cast<Item&>(items_.top()).fn);
+    items_.pop();
+    fn();
+  }
+  if (!items_.empty()) wake_.notify(items_.top().when - now);
+}
+
+TargetPort::TargetPort(sc_module_name n, size_t capacity, Hooks hooks)
+    : sc_module(n), socket("socket"), capacity_(capacity), hooks_(std::move(hooks)) {
+  socket.register_b_transport(this, &TargetPort::b_transport);
+  socket.register_transport_dbg(this, &TargetPort::transport_dbg);
+  socket.register_nb_transport_fw(this, &TargetPort::nb_transport_fw);
+}
+
+tlm::tlm_sync_enum TargetPort::nb_transport_fw(Payload& t, tlm::tlm_phase& ph, sc_time&) {
+  if (ph == tlm::BEGIN_REQ) {
+    if (queue_.size() >= capacity_) {
+      // Full: keep the request but withhold END_REQ, so the initiator may not
+      // send another one until pop() makes room.
+      sc_assert(!held_);
+      held_ = &t;
+      ++backpressured_;
+      return tlm::TLM_ACCEPTED;
+    }
+    queue_.push_back(&t);
+    ++accepted_;
+    if (queue_.size() == 1 && hooks_.on_request) hooks_.on_request();
+    ph = tlm::END_REQ;
+    return tlm::TLM_UPDATED;
+  }
+  if (ph == tlm::END_RESP) {
+    response_open_ = false;
+    send_responses();
+    return tlm::TLM_COMPLETED;
+  }
+  SC_REPORT_FATAL("tlmgpu/port", "unexpected phase on target port");
+  return tlm::TLM_COMPLETED;
+}
+
+void TargetPort::pop() {
+  queue_.pop_front();
+  if (held_) {
+    Payload* t = held_;
+    held_ = nullptr;
+    queue_.push_back(t);
+    ++accepted_;
+    tlm::tlm_phase ph = tlm::END_REQ;
+    sc_time d = SC_ZERO_TIME;
+    socket->nb_transport_bw(*t, ph, d);
+  }
+}
+
+void TargetPort::respond(Payload& t, const sc_time& delay) {
+  timer_.schedule(delay, [this, &t] {
+    ready_responses_.push_back(&t);
+    send_responses();
+  });
+}
+
+void TargetPort::send_responses() {
+  while (!response_open_ && !ready_responses_.empty()) {
+    Payload* t = ready_responses_.front();
+    ready_responses_.pop_front();
+    tlm::tlm_phase ph = tlm::BEGIN_RESP;
+    sc_time d = SC_ZERO_TIME;
+    tlm::tlm_sync_enum r = socket->nb_transport_bw(*t, ph, d);
+    if (r == tlm::TLM_ACCEPTED) {
+      response_open_ = true; // wait for END_RESP
+      ++response_waits_;
+    }
+  }
+}
+
+InitiatorPort::InitiatorPort(sc_module_name n, size_t capacity, ResponseFn on_response,
+                             std::function<void()> on_space)
+    : sc_module(n), socket("socket"), capacity_(capacity), on_response_(std::move(on_response)),
+      on_space_(std::move(on_space)) {
+  SC_HAS_PROCESS(InitiatorPort);
+  socket.register_nb_transport_bw(this, &InitiatorPort::nb_transport_bw);
+  SC_METHOD(try_send);
+  sensitive << retry_;
+  dont_initialize();
+}
+
+void InitiatorPort::send(Payload& t) {
+  pending_.push_back(&t);
+  if (!waiting_end_req_) retry_.notify(SC_ZERO_TIME);
+}
+
+void InitiatorPort::try_send() {
+  bool sent_any = false;
+  while (!waiting_end_req_ && !pending_.empty()) {
+    Payload* t = pending_.front();
+    pending_.pop_front();
+    sent_any = true;
+    ++sent_;
+    tlm::tlm_phase ph = tlm::BEGIN_REQ;
+    sc_time d = SC_ZERO_TIME;
+    tlm::tlm_sync_enum r = socket->nb_transport_fw(*t, ph, d);
+    if (r == tlm::TLM_ACCEPTED) {
+      waiting_end_req_ = true;
+      waiting_ = t;
+      ++end_req_waits_;
+    } else if (r == tlm::TLM_COMPLETED || ph == tlm::BEGIN_RESP) {
+      on_response_(*t);
+    }
+  }
+  if (sent_any && on_space_) on_space_();
+}
+
+tlm::tlm_sync_enum InitiatorPort::nb_transport_bw(Payload& t, tlm::tlm_phase& ph, sc_time&) {
+  if (ph == tlm::END_REQ) {
+    waiting_end_req_ = false;
+    retry_.notify(SC_ZERO_TIME);
+    return tlm::TLM_ACCEPTED;
+  }
+  if (ph == tlm::BEGIN_RESP) {
+    // BEGIN_RESP for the request still waiting for END_REQ implies END_REQ.
+    if (waiting_end_req_ && waiting_ == &t) {
+      waiting_end_req_ = false;
+      retry_.notify(SC_ZERO_TIME);
+    }
+    on_response_(t);
+    ph = tlm::END_RESP;
+    return tlm::TLM_COMPLETED;
+  }
+  SC_REPORT_FATAL("tlmgpu/port", "unexpected phase on initiator port");
+  return tlm::TLM_COMPLETED;
+}
+
+} // namespace tlmgpu

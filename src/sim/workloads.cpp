@@ -1,0 +1,59 @@
+// The workload registry: an explicit list (static self-registration would be
+// dropped by the linker from a static library) and argument checking.
+#include "tlmgpu/sim/workload.hpp"
+
+#include "tlmgpu/config.hpp"
+#include "workloads/random_traffic/random_traffic.hpp"
+
+#include <charconv>
+
+namespace tlmgpu {
+
+const std::vector<WorkloadEntry>& workload_registry() {
+  static const std::vector<WorkloadEntry> all = {random_traffic_workload(), latency_workload()};
+  return all;
+}
+
+const WorkloadEntry& find_workload(const std::string& name) {
+  std::vector<std::string> names;
+  for (const WorkloadEntry& e : workload_registry()) {
+    if (e.info.name == name) return e;
+    names.push_back(e.info.name);
+  }
+  std::string hint = closest_match(name, names);
+  throw ConfigError("unknown workload '" + name + "'" +
+                    (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "; see 'tlmgpu list'");
+}
+
+WorkloadArgs::WorkloadArgs(const WorkloadInfo& info, const std::map<std::string, std::string>& given)
+    : workload_(info.name) {
+  std::vector<std::string> names;
+  for (const WorkloadArg& a : info.args) {
+    values_[a.name] = a.def;
+    names.push_back(a.name);
+  }
+  for (const auto& [k, v] : given) {
+    if (!values_.count(k)) {
+      std::string hint = closest_match(k, names);
+      throw ConfigError("workload '" + workload_ + "' has no argument '" + k + "'" +
+                        (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+    }
+    values_[k] = v;
+  }
+}
+
+uint64_t WorkloadArgs::u64(const std::string& name, uint64_t min, uint64_t max) const {
+  const std::string& s = values_.at(name);
+  uint64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size())
+    throw ConfigError("workload '" + workload_ + "' argument " + name + ": expected an unsigned integer, got '" + s + "'");
+  if (v < min || v > max)
+    throw ConfigError("workload '" + workload_ + "' argument " + name + ": " + s + " is out of range [" +
+                      std::to_string(min) + ", " + std::to_string(max) + "]");
+  return v;
+}
+
+std::string WorkloadArgs::str(const std::string& name) const { return values_.at(name); }
+
+} // namespace tlmgpu
