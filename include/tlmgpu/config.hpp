@@ -1,0 +1,43 @@
+// Platform files: JSON in, a validated PlatformSpec out, and back.
+//
+// load_platform() resolves "extends" chains (deep merge, child wins), applies
+// --set overrides, then walks PlatformSpec::visit with a strict reader: a key
+// that no declaration reads, a value of the wrong type or out of range is a
+// ConfigError naming the file and the full dotted key (house style rules 3-5).
+// Nothing here touches the SystemC kernel.
+#pragma once
+
+#include "tlmgpu/params.hpp"
+#include "tlmgpu/platform.hpp"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tlmgpu {
+
+// Reads `path` (and its "extends" parents), applies `sets` ("a.b.c=value"; the
+// value is parsed as JSON when it parses, else taken as a string), validates
+// every key and calls derive(). Throws ConfigError with a one-line message.
+PlatformSpec load_platform(const std::string& path, const std::vector<std::string>& sets = {});
+
+// The same from an in-memory document; `origin` names it in error messages.
+// "extends" is not allowed here (there is no directory to resolve it in).
+PlatformSpec platform_from_json(const nlohmann::json& doc, const std::string& origin);
+
+// Every parameter with its value, defaults resolved, nested by group. Loading
+// this document again yields the same spec.
+nlohmann::json effective_config(const PlatformSpec& spec);
+
+// Aligned, human-readable table of parameter rows (`tlmgpu describe`).
+std::string render_describe(const std::vector<ParamRow>& rows);
+
+// Levenshtein distance, and the candidate closest to `key` if it is close
+// enough to be a plausible typo ("" otherwise).
+std::size_t edit_distance(std::string_view a, std::string_view b);
+std::string closest_match(std::string_view key, const std::vector<std::string>& candidates);
+
+} // namespace tlmgpu

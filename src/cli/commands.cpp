@@ -1,0 +1,195 @@
+// Subcommands of `tlmgpu`. Only `run` reaches the SystemC kernel (through
+// run_simulation); list, describe and config stay kernel-free.
+#include "cli.hpp"
+
+#include "tlmgpu/config.hpp"
+#include "tlmgpu/run.hpp"
+
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+
+#ifndef TLMGPU_SOURCE_DIR
+#define TLMGPU_SOURCE_DIR "."
+#endif
+
+namespace tlmgpu::cli {
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+namespace {
+
+// Parses `args` against `desc`; returns false when --help was printed instead.
+// Abbreviated options are not guessed: a misspelt option is an error.
+bool parse(const char* cmd, const char* usage, const Args& args, po::options_description& desc,
+           const po::positional_options_description& pos, po::variables_map& vm) {
+  desc.add_options()("help,h", "show this help");
+  const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+  try {
+    po::store(po::command_line_parser(args).options(desc).positional(pos).style(style).run(), vm);
+    if (vm.count("help")) {
+      std::cout << "usage: " << usage << "\n\n" << desc;
+      return false;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(std::string(e.what()) + " (see 'tlmgpu " + cmd + " --help')");
+  }
+  return true;
+}
+
+fs::path platforms_dir() {
+  return fs::path(TLMGPU_SOURCE_DIR) / "platforms";
+}
+
+// A path as given, or else a platform name from `tlmgpu list` ("titanv").
+std::string resolve_platform(const std::string& arg) {
+  std::error_code ec;
+  if (fs::exists(arg, ec) || arg.find('/') != std::string::npos) return arg;
+  for (const std::string& name : {arg, arg + ".json"}) {
+    const fs::path p = platforms_dir() / name;
+    if (fs::is_regular_file(p, ec)) return p.string();
+  }
+  return arg;
+}
+
+// "k=v" -> (k, v); `what` names the option in the error.
+std::pair<std::string, std::string> split_kv(const std::string& s, const char* what) {
+  const auto eq = s.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw UsageError(std::string(what) + " '" + s + "': expected key=value");
+  return {s.substr(0, eq), s.substr(eq + 1)};
+}
+
+TimingMode parse_timing(const std::string& s) {
+  if (s == "functional") return TimingMode::Functional;
+  if (s == "lt") return TimingMode::LT;
+  if (s == "at") return TimingMode::AT;
+  throw UsageError("--timing: expected one of functional, lt, at, got '" + s + "'");
+}
+
+uint64_t parse_seed(const std::string& s) {
+  uint64_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size())
+    throw UsageError("--seed: expected an unsigned 64-bit integer, got '" + s + "'");
+  return v;
+}
+
+std::vector<std::string> strings(const po::variables_map& vm, const char* key) {
+  return vm.count(key) ? vm[key].as<std::vector<std::string>>() : std::vector<std::string>{};
+}
+
+void add_platform_options(po::options_description& desc) {
+  desc.add_options()                                              //
+      ("platform,p", po::value<std::string>()->required(),        //
+       "platform JSON file (or a name from 'tlmgpu list')")       //
+      ("set", po::value<std::vector<std::string>>()->composing(), //
+       "override a parameter: --set l2.ways=16 (repeatable)");
+}
+
+} // namespace
+
+int cmd_run(const Args& args) {
+  po::options_description desc("options");
+  add_platform_options(desc);
+  desc.add_options()                                                                            //
+      ("workload,w", po::value<std::string>()->required(), "workload name (see 'tlmgpu list')") //
+      ("arg", po::value<std::vector<std::string>>()->composing(),                               //
+       "workload argument: --arg n=4096 (repeatable)")                                          //
+      ("timing", po::value<std::string>()->default_value("lt"), "functional | lt | at")         //
+      ("seed", po::value<std::string>()->default_value("1"), "random seed")                     //
+      ("out", po::value<std::string>()->default_value("out"), "output directory")               //
+      ("quiet", po::bool_switch(), "no summary on stdout");
+  po::variables_map vm;
+  if (!parse("run", "tlmgpu run -p <platform> -w <workload> [options]", args, desc, {}, vm))
+    return 0;
+
+  RunOptions opts;
+  opts.timing = parse_timing(vm["timing"].as<std::string>());
+  opts.seed = parse_seed(vm["seed"].as<std::string>());
+  for (const std::string& a : strings(vm, "arg")) {
+    auto [k, v] = split_kv(a, "--arg");
+    if (!opts.args.emplace(k, v).second) throw UsageError("--arg " + k + " is given twice");
+  }
+  opts.platform_path = resolve_platform(vm["platform"].as<std::string>());
+  opts.platform = load_platform(opts.platform_path, strings(vm, "set"));
+  opts.workload = vm["workload"].as<std::string>();
+  opts.out_dir = vm["out"].as<std::string>();
+  opts.quiet = vm["quiet"].as<bool>();
+  return run_simulation(opts, std::cout);
+}
+
+int cmd_list(const Args& args) {
+  po::options_description desc("options");
+  po::variables_map vm;
+  if (!parse("list", "tlmgpu list", args, desc, {}, vm)) return 0;
+
+  std::cout << "platforms (" << platforms_dir().string() << "):\n";
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(platforms_dir(), ec))
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  if (files.empty()) std::cout << "  (none)\n";
+  for (const fs::path& f : files) {
+    std::string about;
+    try {
+      about = load_platform(f.string()).description;
+    } catch (const ConfigError& e) {
+      about = std::string("(invalid: ") + e.what() + ")";
+    }
+    std::cout << "  " << std::left << std::setw(20) << f.stem().string() << " " << about << "\n";
+  }
+
+  std::cout << "\nworkloads:\n";
+  const auto workloads = list_workloads();
+  if (workloads.empty()) std::cout << "  (none)\n";
+  for (const WorkloadInfo& w : workloads) {
+    std::cout << "  " << std::left << std::setw(20) << w.name << " " << w.description << "\n";
+    for (const WorkloadArg& a : w.args)
+      std::cout << "      --arg " << std::left << std::setw(24) << (a.name + "=" + a.def) << " "
+                << a.description << "\n";
+  }
+
+  std::cout << "\nblocks (tlmgpu describe <block>):\n ";
+  for (const std::string& b : block_names())
+    std::cout << " " << b;
+  std::cout << "\n";
+  return 0;
+}
+
+int cmd_describe(const Args& args) {
+  po::options_description desc("options");
+  desc.add_options()("block", po::value<std::string>(), "block name (see 'tlmgpu list')");
+  po::positional_options_description pos;
+  pos.add("block", 1);
+  po::variables_map vm;
+  if (!parse("describe", "tlmgpu describe <block>", args, desc, pos, vm)) return 0;
+  if (!vm.count("block")) {
+    std::string list;
+    for (const std::string& n : block_names())
+      list += (list.empty() ? "" : ", ") + n;
+    throw UsageError("describe: missing block name; blocks: " + list);
+  }
+  std::cout << render_describe(describe_block(vm["block"].as<std::string>()));
+  return 0;
+}
+
+int cmd_config(const Args& args) {
+  po::options_description desc("options");
+  add_platform_options(desc);
+  po::variables_map vm;
+  if (!parse("config", "tlmgpu config -p <platform> [--set key=value]...", args, desc, {}, vm))
+    return 0;
+  const PlatformSpec spec =
+      load_platform(resolve_platform(vm["platform"].as<std::string>()), strings(vm, "set"));
+  std::cout << effective_config(spec).dump(2) << "\n";
+  return 0;
+}
+
+} // namespace tlmgpu::cli

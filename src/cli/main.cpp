@@ -1,0 +1,123 @@
+// `tlmgpu`: subcommand dispatch and the one place errors become exit codes.
+// Every failure is one line on stderr, "tlmgpu: error: <message>"; exit code 2
+// for usage and configuration errors, 1 for a run that failed.
+#include "cli.hpp"
+
+#include "tlmgpu/config.hpp"
+#include "tlmgpu/params.hpp"
+
+#include <boost/program_options/errors.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+#ifndef TLMGPU_VERSION
+#define TLMGPU_VERSION "unknown"
+#endif
+
+namespace {
+
+using namespace tlmgpu::cli;
+
+struct Command {
+  const char* name;
+  int (*fn)(const Args&);
+  const char* summary;
+};
+
+const Command kCommands[] = {
+    {"run", cmd_run, "simulate a workload on a platform"},
+    {"list", cmd_list, "show platforms, workloads and blocks"},
+    {"describe", cmd_describe, "show the parameters of a block"},
+    {"config", cmd_config, "print a platform's effective configuration as JSON"},
+};
+
+void usage(std::ostream& os) {
+  os << "usage: tlmgpu <command> [options]\n"
+        "       tlmgpu <command> --help\n"
+        "       tlmgpu --version\n\ncommands:\n";
+  for (const Command& c : kCommands) {
+    std::string n = c.name;
+    os << "  " << n << std::string(12 - n.size(), ' ') << c.summary << "\n";
+  }
+}
+
+// Messages from libraries may span lines; the contract is exactly one.
+std::string one_line(std::string s) {
+  std::string out;
+  bool gap = false;
+  for (char c : s) {
+    if (c == '\n' || c == '\r') {
+      gap = !out.empty();
+      continue;
+    }
+    if (gap) out += "; ", gap = false;
+    out += c;
+  }
+  return out.empty() ? "unknown error" : out;
+}
+
+int report(const std::string& msg, int code) {
+  std::cout.flush();
+  std::cerr << "tlmgpu: error: " << one_line(msg) << std::endl;
+  return code;
+}
+
+const Command& find_command(const std::string& cmd) {
+  for (const Command& c : kCommands)
+    if (cmd == c.name) return c;
+  if (!cmd.empty() && cmd[0] == '-')
+    throw UsageError("unknown option '" + cmd + "' (see 'tlmgpu --help')");
+  std::vector<std::string> names;
+  for (const Command& c : kCommands)
+    names.emplace_back(c.name);
+  const std::string m = tlmgpu::closest_match(cmd, names);
+  throw UsageError("unknown command '" + cmd + "'" +
+                   (m.empty() ? "" : " (did you mean '" + m + "'?)") + "; see 'tlmgpu --help'");
+}
+
+int dispatch(int argc, char** argv) {
+  if (argc < 2) throw UsageError("missing command (see 'tlmgpu --help')");
+  const std::string cmd = argv[1];
+  const Args rest(argv + 2, argv + argc);
+  if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+    if (cmd == "help" && !rest.empty()) return find_command(rest.front()).fn({"--help"});
+    usage(std::cout);
+    return 0;
+  }
+  if (cmd == "-V" || cmd == "--version") {
+    std::cout << "tlmgpu " << TLMGPU_VERSION << "\n";
+    return 0;
+  }
+  return find_command(cmd).fn(rest);
+}
+
+int cli_main(int argc, char** argv) {
+  try {
+    return dispatch(argc, argv);
+  } catch (const UsageError& e) {
+    return report(e.what(), 2);
+  } catch (const boost::program_options::error& e) {
+    return report(e.what(), 2);
+  } catch (const tlmgpu::ConfigError& e) {
+    return report(e.what(), 2);
+  } catch (const std::exception& e) {
+    return report(e.what(), 1);
+  } catch (...) {
+    return report("unexpected exception", 1);
+  }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  return cli_main(argc, argv);
+}
+
+// libsystemc.so ships its own main() that calls sc_main(); ours takes
+// precedence, but the shared library still needs the symbol to link. Nothing
+// calls it except a SystemC-provided main, which would behave the same.
+extern "C" int sc_main(int argc, char* argv[]) {
+  return cli_main(argc, argv);
+}

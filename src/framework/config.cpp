@@ -1,0 +1,436 @@
+// Platform loading: files and "extends" chains -> one merged document (with
+// the origin of every value remembered) -> --set overrides -> strict reader
+// over the declarations -> derive(). See config.hpp.
+#include "tlmgpu/config.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace tlmgpu {
+namespace {
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+std::string join(const std::string& prefix, const std::string& key) {
+  return prefix.empty() ? key : prefix + "." + key;
+}
+
+// A value as the user wrote it, kept short enough for a one-line message.
+std::string show(const json& v) {
+  std::string s = v.dump();
+  if (s.size() > 60) s = s.substr(0, 57) + "...";
+  return s;
+}
+
+std::string show_number(double d) {
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  if (d == std::floor(d) && std::fabs(d) < 1e15) return std::to_string(static_cast<long long>(d));
+  std::ostringstream os;
+  os.precision(15);
+  os << d;
+  return os.str();
+}
+
+// Which file (or "--set") each value of the merged document came from, keyed
+// by dotted path; a path without an entry inherits its parent's origin.
+class Origins {
+public:
+  void set(const std::string& path, const std::string& origin) {
+    const std::string sub = path + ".";
+    for (auto it = by_path_.lower_bound(sub);
+         it != by_path_.end() && it->first.compare(0, sub.size(), sub) == 0;)
+      it = by_path_.erase(it);
+    by_path_[path] = origin;
+  }
+  std::string of(std::string path) const {
+    for (;;) {
+      if (auto it = by_path_.find(path); it != by_path_.end()) return it->second;
+      if (path.empty()) return "";
+      auto dot = path.rfind('.');
+      path = dot == std::string::npos ? "" : path.substr(0, dot);
+    }
+  }
+
+private:
+  std::map<std::string, std::string> by_path_;
+};
+
+[[noreturn]] void fail(const std::string& origin, const std::string& path, const std::string& msg) {
+  std::string s = origin.empty() ? "" : origin + ": ";
+  if (!path.empty()) s += path + ": ";
+  throw ConfigError(s + msg);
+}
+
+// Every declared parameter path of a platform, in declaration order.
+const std::vector<std::string>& declared_paths() {
+  static const std::vector<std::string> paths = [] {
+    std::vector<std::string> out;
+    for (const ParamRow& r : describe_rows<PlatformSpec>(""))
+      out.push_back(r.path);
+    return out;
+  }();
+  return paths;
+}
+
+std::string leaf_of(const std::string& path) {
+  auto dot = path.rfind('.');
+  return dot == std::string::npos ? path : path.substr(dot + 1);
+}
+
+// " (did you mean 'x'?)", or "" when nothing plausible exists. Looks at the
+// keys of the same level first, then at the same name elsewhere in the tree.
+std::string suggestion(const std::string& prefix, const std::string& key,
+                       const std::vector<std::string>& same_level) {
+  if (std::string m = closest_match(key, same_level); !m.empty())
+    return " (did you mean '" + join(prefix, m) + "'?)";
+  std::vector<std::string> elsewhere;
+  for (const std::string& p : declared_paths())
+    if (leaf_of(p) == key && p != join(prefix, key)) elsewhere.push_back("'" + p + "'");
+  if (elsewhere.empty()) return "";
+  std::string s = " (did you mean ";
+  for (std::size_t i = 0; i < elsewhere.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == elsewhere.size() ? " or " : ", ") + elsewhere[i];
+  return s + "?)";
+}
+
+// The strict reader: every declared key is read (missing -> declared default),
+// type- and range-checked; finish() rejects what no declaration read.
+class Reader {
+public:
+  Reader(const json* obj, std::string prefix, const Origins& origins)
+      : obj_(obj), prefix_(std::move(prefix)), origins_(origins) {}
+
+  template <class T, class D>
+  void param(T& f, const char* name, D def, Range r, const char*, const char*) {
+    const json* v = find(name);
+    f = v ? convert<T>(*v, name, r) : static_cast<T>(def);
+  }
+  void text(std::string& f, const char* name, const char* def, const char*) {
+    const json* v = find(name);
+    if (v && !v->is_string()) error(name, "expected a string, got " + show(*v));
+    f = v ? v->get<std::string>() : std::string(def);
+  }
+  void choice(std::string& f, const char* name, const char* def,
+              std::initializer_list<const char*> options, const char*) {
+    const json* v = find(name);
+    if (!v) {
+      f = def;
+      return;
+    }
+    for (const char* o : options)
+      if (v->is_string() && v->get<std::string>() == o) {
+        f = o;
+        return;
+      }
+    std::string opts;
+    for (const char* o : options)
+      opts += (opts.empty() ? "\"" : ", \"") + std::string(o) + "\"";
+    error(name, "expected one of " + opts + ", got " + show(*v));
+  }
+  template <class S>
+  void group(const char* name, S& sub) {
+    const json* v = find(name);
+    if (v && !v->is_object())
+      error(name, "expected an object (a group of parameters), got " + show(*v));
+    Reader inner(v, join(prefix_, name), origins_);
+    sub.visit(inner);
+    inner.finish();
+  }
+
+  void finish() const {
+    if (!obj_) return;
+    for (const auto& item : obj_->items()) {
+      if (std::find(declared_.begin(), declared_.end(), item.key()) != declared_.end()) continue;
+      const std::string path = join(prefix_, item.key());
+      const std::string origin = origins_.of(path);
+      throw ConfigError("unknown key '" + path + "'" + (origin.empty() ? "" : " in " + origin) +
+                        suggestion(prefix_, item.key(), declared_));
+    }
+  }
+
+private:
+  const json* find(const char* name) {
+    declared_.emplace_back(name);
+    if (!obj_) return nullptr;
+    auto it = obj_->find(name);
+    return it == obj_->end() ? nullptr : &*it;
+  }
+  [[noreturn]] void error(const char* name, const std::string& msg) const {
+    const std::string path = join(prefix_, name);
+    fail(origins_.of(path), path, msg);
+  }
+  [[noreturn]] void out_of_range(const char* name, const json& v, double lo, double hi) const {
+    error(name, show(v) + " is out of range [" + show_number(lo) + ", " + show_number(hi) + "]");
+  }
+
+  template <class T>
+  T convert(const json& v, const char* name, Range r) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      if (!v.is_boolean()) error(name, "expected true or false, got " + show(v));
+      return v.get<bool>();
+    } else if constexpr (std::is_floating_point_v<T>) {
+      if (!v.is_number()) error(name, "expected a number, got " + show(v));
+      const double d = v.get<double>();
+      if (d < r.min || d > r.max) out_of_range(name, v, r.min, r.max);
+      return static_cast<T>(d);
+    } else if constexpr (std::is_unsigned_v<T>) {
+      const bool ok = v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0);
+      if (!ok) error(name, "expected an unsigned integer, got " + show(v));
+      const uint64_t u = v.get<uint64_t>();
+      const double hi = std::min(r.max, double(std::numeric_limits<T>::max()));
+      if (double(u) < r.min || double(u) > hi || u > std::numeric_limits<T>::max())
+        out_of_range(name, v, std::max(r.min, 0.0), hi);
+      return static_cast<T>(u);
+    } else {
+      if (!v.is_number_integer() ||
+          (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX)))
+        error(name, "expected an integer, got " + show(v));
+      const int64_t i = v.get<int64_t>();
+      const double lo = std::max(r.min, double(std::numeric_limits<T>::min()));
+      const double hi = std::min(r.max, double(std::numeric_limits<T>::max()));
+      if (double(i) < lo || double(i) > hi || i < std::numeric_limits<T>::min() ||
+          i > std::numeric_limits<T>::max())
+        out_of_range(name, v, lo, hi);
+      return static_cast<T>(i);
+    }
+  }
+
+  const json* obj_;
+  std::string prefix_;
+  const Origins& origins_;
+  std::vector<std::string> declared_;
+};
+
+// The writer: the spec back into a document, nested by group.
+struct Writer {
+  json& j;
+  template <class T, class D>
+  void param(T& f, const char* name, D, Range, const char*, const char*) {
+    j[name] = f;
+  }
+  void text(std::string& f, const char* name, const char*, const char*) { j[name] = f; }
+  void choice(std::string& f, const char* name, const char*, std::initializer_list<const char*>,
+              const char*) {
+    j[name] = f;
+  }
+  template <class S>
+  void group(const char* name, S& sub) {
+    Writer w{j[name] = json::object()};
+    sub.visit(w);
+  }
+};
+
+// nlohmann keeps the last of duplicate keys silently; a platform file must not.
+json parse_text(const std::string& text, const std::string& shown) {
+  struct Frame {
+    bool object;
+    std::set<std::string> keys;
+    std::string key;
+  };
+  std::vector<Frame> stack;
+  auto check = [&](int, json::parse_event_t ev, json& parsed) {
+    switch (ev) {
+    case json::parse_event_t::object_start:
+      stack.push_back({true, {}, {}});
+      break;
+    case json::parse_event_t::array_start:
+      stack.push_back({false, {}, {}});
+      break;
+    case json::parse_event_t::object_end:
+    case json::parse_event_t::array_end:
+      stack.pop_back();
+      break;
+    case json::parse_event_t::key: {
+      Frame& top = stack.back();
+      top.key = parsed.get<std::string>();
+      if (!top.keys.insert(top.key).second) {
+        std::string path;
+        for (const Frame& f : stack)
+          if (f.object) path = join(path, f.key);
+        throw ConfigError(shown + ": duplicate key '" + path + "'");
+      }
+      break;
+    }
+    case json::parse_event_t::value:
+      break;
+    }
+    return true;
+  };
+  try {
+    return json::parse(text, check);
+  } catch (const json::parse_error& e) {
+    // Byte offset -> line and column, independent of the library's wording.
+    const std::size_t end = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+    std::size_t line = 1, col = 1;
+    for (std::size_t i = 0; i < end; ++i) {
+      col = text[i] == '\n' ? 1 : col + 1;
+      line += text[i] == '\n';
+    }
+    std::string what = e.what();
+    if (auto at = what.find("parse error"); at != std::string::npos) {
+      if (auto colon = what.find(": ", at); colon != std::string::npos)
+        what = what.substr(colon + 2);
+    }
+    throw ConfigError(shown + ":" + std::to_string(line) + ":" + std::to_string(col) +
+                      ": malformed JSON: " + what);
+  }
+}
+
+json read_file(const fs::path& file, const std::string& shown, const std::string& cannot_open) {
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) {
+    const bool exists = fs::exists(file, ec);
+    throw ConfigError(cannot_open + (exists ? " (not a regular file)" : " (no such file)"));
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw ConfigError(cannot_open);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  json doc = parse_text(text, shown);
+  if (!doc.is_object())
+    fail(shown, "", "expected a JSON object at the top level, got " + show(doc));
+  return doc;
+}
+
+// Child values win; objects merge key by key; anything else is replaced.
+void merge(json& base, const json& over, const std::string& prefix, const std::string& origin,
+           Origins& origins) {
+  for (const auto& item : over.items()) {
+    const std::string path = join(prefix, item.key());
+    auto it = base.find(item.key());
+    if (it != base.end() && it->is_object() && item.value().is_object()) {
+      merge(*it, item.value(), path, origin, origins);
+    } else {
+      base[item.key()] = item.value();
+      origins.set(path, origin);
+    }
+  }
+}
+
+// `chain` holds the canonical paths being loaded (for cycle detection) and
+// `shown` their names as the user will recognise them.
+json load_tree(const fs::path& file, const std::string& shown, const std::string& cannot_open,
+               std::vector<std::pair<std::string, std::string>>& chain, Origins& origins) {
+  const std::string canon = fs::weakly_canonical(file).string();
+  for (std::size_t i = 0; i < chain.size(); ++i) {
+    if (chain[i].first != canon) continue;
+    std::string cycle;
+    for (std::size_t k = i; k < chain.size(); ++k)
+      cycle += chain[k].second + " -> ";
+    fail(chain.back().second, "extends", "cycle: " + cycle + shown);
+  }
+  json doc = read_file(file, shown, cannot_open);
+  auto ext = doc.find("extends");
+  if (ext == doc.end()) {
+    origins.set("", shown);
+    return doc;
+  }
+  if (!ext->is_string() || ext->get<std::string>().empty())
+    fail(shown, "extends", "expected a platform file name (a string), got " + show(*ext));
+  const std::string ref = ext->get<std::string>();
+  const fs::path parent = fs::path(ref).is_absolute() ? fs::path(ref) : file.parent_path() / ref;
+  const std::string parent_shown =
+      (fs::path(ref).is_absolute() ? fs::path(ref) : fs::path(shown).parent_path() / ref)
+          .lexically_normal()
+          .string();
+  chain.emplace_back(canon, shown);
+  json base = load_tree(parent, parent_shown,
+                        shown + ": extends: cannot open '" + parent_shown + "'", chain, origins);
+  chain.pop_back();
+  doc.erase("extends");
+  merge(base, doc, "", shown, origins);
+  return base;
+}
+
+void apply_set(json& doc, const std::string& assignment, Origins& origins) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ConfigError("--set '" + assignment + "': expected key=value, e.g. l2.ways=16");
+  const std::string key = assignment.substr(0, eq);
+  const std::string text = assignment.substr(eq + 1);
+  const auto& paths = declared_paths();
+  if (std::find(paths.begin(), paths.end(), key) == paths.end()) {
+    std::string group_keys;
+    for (const std::string& p : paths)
+      if (p.compare(0, key.size() + 1, key + ".") == 0)
+        group_keys += (group_keys.empty() ? "" : ", ") + p;
+    if (!group_keys.empty())
+      throw ConfigError("--set " + key + ": '" + key +
+                        "' is a group, set one of its keys: " + group_keys);
+    std::string m = closest_match(key, paths);
+    throw ConfigError(
+        "unknown key '" + key + "' in --set" +
+        (m.empty() ? suggestion("", leaf_of(key), {}) : " (did you mean '" + m + "'?)"));
+  }
+  json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded()) value = text;
+
+  json* node = &doc;
+  std::string path;
+  std::size_t start = 0;
+  for (std::size_t dot; (dot = key.find('.', start)) != std::string::npos; start = dot + 1) {
+    const std::string part = key.substr(start, dot - start);
+    path = join(path, part);
+    json& child = (*node)[part];
+    if (child.is_null()) child = json::object();
+    if (!child.is_object())
+      fail(origins.of(path), path,
+           "expected an object (a group of parameters), got " + show(child));
+    node = &child;
+  }
+  (*node)[key.substr(start)] = std::move(value);
+  origins.set(key, "--set");
+}
+
+PlatformSpec read_spec(const json& doc, const Origins& origins, const std::string& origin) {
+  PlatformSpec spec;
+  Reader reader(&doc, "", origins);
+  spec.visit(reader);
+  reader.finish();
+  try {
+    spec.derive();
+  } catch (const ConfigError& e) {
+    throw ConfigError(origin.empty() ? std::string(e.what()) : origin + ": " + e.what());
+  }
+  return spec;
+}
+
+} // namespace
+
+PlatformSpec load_platform(const std::string& path, const std::vector<std::string>& sets) {
+  Origins origins;
+  std::vector<std::pair<std::string, std::string>> chain;
+  json doc = load_tree(path, path, "cannot open platform file '" + path + "'", chain, origins);
+  for (const std::string& s : sets)
+    apply_set(doc, s, origins);
+  return read_spec(doc, origins, path);
+}
+
+PlatformSpec platform_from_json(const json& doc, const std::string& origin) {
+  if (!doc.is_object())
+    fail(origin, "", "expected a JSON object at the top level, got " + show(doc));
+  if (doc.contains("extends"))
+    fail(origin, "extends", "only supported in platform files (load_platform)");
+  Origins origins;
+  origins.set("", origin);
+  return read_spec(doc, origins, origin);
+}
+
+json effective_config(const PlatformSpec& spec) {
+  PlatformSpec copy = spec;
+  json j = json::object();
+  Writer w{j};
+  copy.visit(w);
+  return j;
+}
+
+} // namespace tlmgpu

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The command-line contract: every error is exactly one stderr line
+# "tlmgpu: error: ..." naming the key or file, with exit code 2 for usage and
+# configuration errors; list/describe/config succeed without starting SystemC.
+#
+# usage: bash tests/cli/cli_errors.sh <path-to-tlmgpu> <source-dir>
+set -u
+
+if [[ $# -ne 2 ]]; then
+  echo "usage: $0 <path-to-tlmgpu> <source-dir>" >&2
+  exit 2
+fi
+TLMGPU=$1
+DATA=$2/tests/data/config
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0
+fail=0
+
+result() { # name, reasons ("" = pass)
+  if [[ -z $2 ]]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL: $1:$2"
+    sed 's/^/    stderr: /' "$TMP/err"
+  fi
+}
+
+# expect_error NAME CODE NEEDLE... -- ARGS...
+expect_error() {
+  local name=$1 code=$2 why="" needle
+  shift 2
+  local needles=()
+  while [[ $1 != -- ]]; do needles+=("$1"); shift; done
+  shift
+  "$TLMGPU" "$@" >"$TMP/out" 2>"$TMP/err"
+  local rc=$?
+  local lines
+  lines=$(wc -l <"$TMP/err")
+  [[ $rc -eq $code ]] || why+=" exit $rc (expected $code);"
+  [[ $lines -eq 1 ]] || why+=" stderr has $lines lines (expected 1);"
+  head -n 1 "$TMP/err" | grep -q '^tlmgpu: error: ' || why+=" stderr does not start with 'tlmgpu: error:';"
+  for needle in "${needles[@]}"; do
+    grep -qF -- "$needle" "$TMP/err" || why+=" stderr lacks '$needle';"
+  done
+  result "$name" "$why"
+}
+
+# expect_ok NAME NEEDLE -- ARGS...
+expect_ok() {
+  local name=$1 needle=$2 why=""
+  shift 3
+  "$TLMGPU" "$@" >"$TMP/out" 2>"$TMP/err"
+  local rc=$?
+  [[ $rc -eq 0 ]] || why+=" exit $rc (expected 0);"
+  [[ -s $TMP/err ]] && why+=" stderr is not empty;"
+  grep -qF -- "$needle" "$TMP/out" || why+=" stdout lacks '$needle';"
+  # The SystemC banner would mean the kernel was started.
+  grep -q 'Copyright (c) 1996' "$TMP/out" && why+=" stdout has the SystemC banner;"
+  result "$name" "$why"
+}
+
+MIN=$DATA/minimal.json
+
+expect_error "no command" 2 "missing command" --
+expect_error "unknown subcommand" 2 "unknown command 'rnu'" "did you mean 'run'" -- rnu
+expect_error "unknown top-level option" 2 "'--bogus'" -- --bogus
+expect_error "unknown run option" 2 "'--bogus'" -- run -p "$MIN" -w x --bogus
+expect_error "missing -p" 2 "--platform" -- run -w x
+expect_error "missing platform file" 2 "$TMP/nope.json" -- run -p "$TMP/nope.json" -w x
+expect_error "unknown key via --set" 2 "'l2.wayz'" "did you mean 'l2.ways'" -- \
+  run -p "$MIN" -w x --set l2.wayz=4
+expect_error "out of range via --set" 2 "l2.ways: 0 is out of range [1, 1024]" -- \
+  run -p "$MIN" -w x --set l2.ways=0
+expect_error "wrong type via --set" 2 "l2.ways: expected an unsigned integer" -- \
+  config -p "$MIN" --set l2.ways=abc
+expect_error "malformed JSON" 2 "malformed.json:5:3: malformed JSON" -- \
+  run -p "$DATA/malformed.json" -w x
+expect_error "unknown key in file" 2 "'l2.wayz'" "typo.json" "did you mean 'l2.ways'" -- \
+  config -p "$DATA/typo.json"
+expect_error "missing extends parent" 2 "missing_parent.json" "does_not_exist.json" -- \
+  config -p "$DATA/missing_parent.json"
+expect_error "cross-block constraint" 2 "l1.bytes + shared_mem.bytes" "sm.unified_sram_bytes" -- \
+  config -p "$MIN" --set l1.bytes=65536
+expect_error "bad --timing" 2 "--timing" -- run -p "$MIN" -w x --timing fast
+expect_error "bad --seed" 2 "--seed" -- run -p "$MIN" -w x --seed -3
+expect_error "describe unknown block" 2 "unknown block 'nosuch'" -- describe nosuch
+
+expect_ok "version" "tlmgpu " -- --version
+expect_ok "help" "usage: tlmgpu" -- --help
+expect_ok "run --help" "--platform" -- run --help
+expect_ok "list" "blocks" -- list
+expect_ok "describe l2" "l2.ways" -- describe l2
+expect_ok "config" '"ways": 24' -- config -p "$MIN"
+
+# The effective config is itself a valid platform that loads to the same thing.
+"$TLMGPU" config -p "$MIN" --set l2.ways=16 >"$TMP/eff.json" 2>/dev/null
+expect_ok "config round trip" '"ways": 16' -- config -p "$TMP/eff.json"
+if [[ -s $TMP/eff.json ]] && cmp -s "$TMP/eff.json" "$TMP/out"; then
+  result "config round trip is identical" ""
+else
+  result "config round trip is identical" " outputs differ or are empty;"
+fi
+
+echo "cli_errors: $pass passed, $fail failed"
+[[ $fail -eq 0 ]]
