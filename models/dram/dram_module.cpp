@@ -30,6 +30,7 @@ DramModule::DramModule(sc_module_name n, SimContext& ctx, uint32_t channel, Stat
     h.on_request = [this] { admit(); };
     ports.push_back(std::make_unique<TargetPort>(("port_" + std::to_string(i)).c_str(),
                                                  spec_.queue_size, std::move(h)));
+    ports.back()->publish(stats_);
   }
 }
 

@@ -15,7 +15,10 @@ L1Module::L1Module(sc_module_name n, SimContext& ctx, const L1Spec& spec, uint16
       stall_mshr_(stats_.counter("stall_mshr", "cycles", "head request stalled: MSHR full or max merges")),
       stall_miss_queue_(stats_.counter("stall_miss_queue", "cycles", "head request stalled: miss queue to the crossbar full")),
       forwarded_(stats_.counter("forwarded", "requests", "stores and atomics sent on to L2")),
-      latency_(stats_.average("latency", "cycles", "request accepted to response (AT) / end to end (LT)")) {}
+      latency_(stats_.average("latency", "cycles", "request accepted to response (AT) / end to end (LT)")) {
+  port.publish(stats_);
+  down.publish(stats_);
+}
 
 TargetPort::Hooks L1Module::target_hooks() {
   TargetPort::Hooks h;

@@ -190,7 +190,8 @@ L2Outcome L2Core::rmw(GpuAccess& a, Addr line, bool replay, Cycle now) {
     LaneOp& op = a.lanes[i];
     op.result = apply_atomic(a.op, a.type, &l->data[op.offset], op.operand, op.compare);
     l->dirty_bytes.set_range(op.offset, size);
-    done = std::max(done, schedule_lane_op(line + op.offset, size, now));
+    // Functional runs have no time: the atomic unit's queueing is skipped.
+    if (timed_) done = std::max(done, schedule_lane_op(line + op.offset, size, now));
   }
   atomic_lane_ops_ += a.num_lanes;
   out.extra_cycles = done - now;

@@ -61,6 +61,8 @@ class L2Core {
 public:
   // `spec` must be derived (sets, sectors_per_line); it is copied.
   L2Core(const L2Spec& spec, StatGroup& stats);
+  // Functional mode: no atomic-unit timing (and no same-word wait counting).
+  void set_timed(bool timed) { timed_ = timed; }
 
   // `data` is one line (line_bytes) indexed by offset in the line; loads and
   // atomics read/write it, stores take it with `byte_enable` (line-sized,
@@ -103,6 +105,7 @@ private:
   Counter &loads_, &load_hits_, &load_misses_, &stores_, &store_hits_, &atomics_, &atomic_hits_,
       &atomic_misses_, &atomic_lane_ops_, &same_word_serializations_, &same_word_wait_cycles_,
       &atomic_wait_cycles_, &fills_, &writebacks_, &evictions_;
+  bool timed_ = true;
 };
 
 } // namespace tlmgpu

@@ -20,6 +20,9 @@ L2Module::L2Module(sc_module_name n, SimContext& ctx, uint32_t slice, StatGroup&
       wb_sent_(stats_.counter("dram_writes_sent", "requests", "write-backs sent to DRAM")),
       latency_(stats_.average("latency", "cycles", "request arrival to response, in L2 cycles")) {
   (void)slice;
+  core_.set_timed(ctx.timed());
+  port.publish(stats_);
+  mem.publish(stats_);
 }
 
 TargetPort::Hooks L2Module::target_hooks() {

@@ -78,11 +78,14 @@ void TrafficCore::make_store(TrafficRequest& r) {
   r.access.kind = AccessKind::Store;
   uint32_t mask = uint32_t(1 + below((1u << sectors_) - 1));
   bool full = below(2) == 0; // half whole-sector writes, half scattered bytes
+  uint64_t bits = 0, data = 0;
   for (unsigned b = 0; b < line_; ++b) {
+    if (b % 64 == 0) bits = rng_();
+    if (b % 8 == 0) data = rng_();
     if (!(mask >> (b / sector_) & 1)) continue;
-    if (full || below(2)) {
+    if (full || (bits >> (b % 64) & 1)) {
       r.byte_enable[b] = 0xff;
-      r.data[b] = uint8_t(rng_());
+      r.data[b] = uint8_t(data >> (8 * (b % 8)));
       r.access.sector_mask |= 1u << (b / sector_);
     }
   }
@@ -91,6 +94,14 @@ void TrafficCore::make_store(TrafficRequest& r) {
     r.access.sector_mask = 1;
   }
   ref_.write_masked(r.line, r.data.data(), r.byte_enable.data(), line_);
+  if (params_.inject_fault && !fault_done_) {
+    // Deliberately wrong reference: the device is right, the check must fail.
+    fault_done_ = true;
+    uint8_t b = 0;
+    ref_.read(r.line, &b, 1);
+    b ^= 0x5a;
+    ref_.write(r.line, &b, 1);
+  }
 }
 
 void TrafficCore::make_rmw(TrafficRequest& r, AccessKind kind) {
@@ -142,12 +153,11 @@ void TrafficCore::make_shared(TrafficRequest& r) {
 }
 
 std::string TrafficCore::check(const TrafficRequest& r, const uint8_t* data, const GpuAccess& done) const {
-  std::ostringstream os;
-  os << std::hex;
   if (r.access.kind == AccessKind::Load) {
     for (unsigned b = 0; b < line_; ++b) {
       if (!(r.access.sector_mask >> (b / sector_) & 1) || data[b] == r.expect[b]) continue;
-      os << "generator " << std::dec << gen_ << std::hex << ": load of line 0x" << r.line
+      std::ostringstream os;
+      os << std::hex << "generator " << std::dec << gen_ << std::hex << ": load of line 0x" << r.line
          << " byte 0x" << b << " returned 0x" << unsigned(data[b]) << ", reference holds 0x"
          << unsigned(r.expect[b]);
       return os.str();
@@ -156,7 +166,8 @@ std::string TrafficCore::check(const TrafficRequest& r, const uint8_t* data, con
     const uint64_t mask = size_of(r.access.type) == 8 ? ~0ull : 0xffffffffull;
     for (unsigned i = 0; i < r.access.num_lanes; ++i) {
       if ((done.lanes[i].result & mask) == (r.expect_results[i] & mask)) continue;
-      os << "generator " << std::dec << gen_ << ": atomic " << to_string(r.access.op) << "."
+      std::ostringstream os;
+      os << std::hex << "generator " << std::dec << gen_ << ": atomic " << to_string(r.access.op) << "."
          << to_string(r.access.type) << " lane " << i << std::hex << " at 0x"
          << r.line + r.access.lanes[i].offset << " returned 0x" << done.lanes[i].result
          << ", reference 0x" << r.expect_results[i];

@@ -27,6 +27,7 @@ struct TrafficParams {
   uint32_t load_pct = 40, store_pct = 25, atomic_pct = 25; // rest: red
   uint32_t shared_pct = 5;     // of atomics: the shared contended counter
   uint32_t outstanding = 8;    // AT: requests in flight per generator
+  bool inject_fault = false;   // corrupt one reference byte: proves the checker can fail
 };
 
 struct TrafficRequest {
@@ -78,6 +79,7 @@ private:
   unsigned line_, sector_, sectors_;
   std::mt19937_64 rng_;
   BackingStore ref_;
+  bool fault_done_ = false;
 };
 
 } // namespace tlmgpu

@@ -15,15 +15,18 @@ TrafficModule::TrafficModule(sc_module_name n, SimContext& ctx, unsigned gen, co
             ctx.platform.l2.sector_bytes, ctx.seed),
       log_(log), clk_(ctx.platform.sm.clock_mhz), stats_(parent, basename()),
       issued_(stats_.counter("issued", "requests", "requests issued")),
+      completed_(stats_.counter("completed", "requests", "responses received (must equal issued)")),
       loads_(stats_.counter("loads", "requests", "loads issued")),
       stores_(stats_.counter("stores", "requests", "stores issued")),
       atomics_(stats_.counter("atomics", "requests", "atomics issued (value-returning)")),
       reds_(stats_.counter("reds", "requests", "reductions issued (no return)")),
       mismatches_(stats_.counter("mismatches", "requests", "returned values that differ from the reference")),
+      unexpected_(stats_.counter("unexpected_responses", "responses", "responses for no request in flight (duplicates)")),
       latency_(stats_.average("latency", "cycles", "issue to completion, SM cycles")),
       latency_hist_(stats_.histogram("latency_hist", "cycles", "issue to completion, SM cycles", 32, 32)) {
   SC_HAS_PROCESS(TrafficModule);
   SC_THREAD(run);
+  port.publish(stats_);
 }
 
 GpuPayload* TrafficModule::make_payload(const TrafficRequest& r) {
@@ -49,6 +52,7 @@ GpuPayload* TrafficModule::make_payload(const TrafficRequest& r) {
 }
 
 void TrafficModule::complete(const TrafficRequest& r, GpuPayload& t, Cycle latency) {
+  ++completed_;
   if (t.get_response_status() != tlm::TLM_OK_RESPONSE) {
     ++mismatches_;
     if (first_error_.empty()) first_error_ = "request to 0x" + std::to_string(r.line) + " failed";
@@ -97,7 +101,11 @@ void TrafficModule::run_blocking() {
 void TrafficModule::on_response(Payload& p) {
   auto& t = static_cast<GpuPayload&>(p);
   auto it = in_flight_.find(&t);
-  sc_assert(it != in_flight_.end());
+  if (it == in_flight_.end()) { // a duplicated or stray response: counted, fails the run
+    ++unexpected_;
+    if (first_error_.empty()) first_error_ = "response for a request not in flight";
+    return;
+  }
   complete(it->second.first, t, clk_.now() - it->second.second);
   if (!it->second.first.shared_counter) busy_.erase(it->second.first.line);
   in_flight_.erase(it);

@@ -23,7 +23,9 @@ public:
   bool finished() const { return finished_; }
   sc_core::sc_event done;
   const TrafficCore& core() const { return core_; }
-  uint64_t mismatches() const { return mismatches_.value(); }
+  uint64_t mismatches() const { return mismatches_.value() + unexpected_.value(); }
+  uint64_t issued() const { return issued_.value(); }
+  uint64_t completed() const { return completed_.value(); }
   const std::string& first_error() const { return first_error_; }
 
 private:
@@ -46,7 +48,7 @@ private:
   std::string first_error_;
 
   StatGroup stats_;
-  Counter &issued_, &loads_, &stores_, &atomics_, &reds_, &mismatches_;
+  Counter &issued_, &completed_, &loads_, &stores_, &atomics_, &reds_, &mismatches_, &unexpected_;
   Average& latency_;
   Histogram& latency_hist_;
 };

@@ -24,6 +24,11 @@ XbarModule::XbarModule(sc_module_name n, SimContext& ctx, StatGroup& parent)
       input_stalls_(stats_.counter("stall_output_full", "events",
                                    "an input's head packet waited for room at its output (AT)")),
       req_latency_(stats_.average("request_latency", "cycles", "request offered to delivered")) {
+  stats_.formula("backpressured", "events", "SM requests whose END_REQ the crossbar withheld", [this](StatView) {
+    double n = 0;
+    for (auto& p : sm_ports) n += double(p->backpressured());
+    return n;
+  });
   stats_.formula("flits", "flits", "request + reply flits", [this](StatView v) {
     return double(req_flits_.value(v) + resp_flits_.value(v));
   });

@@ -17,6 +17,7 @@ CacheArray::CacheArray(uint32_t sets, uint32_t ways, uint32_t line_bytes, uint32
   if (line_bytes / sector_bytes > 32) bad("at most 32 sectors per line (sector masks are 32-bit)");
   if (sets != 0 && ways == 0) bad("ways must be >= 1");
   lines_.resize(size_t{sets} * ways);
+  tags_.assign(lines_.size(), kNoTag);
 }
 
 CacheLine& CacheArray::allocate(Addr line, CacheLine* victim_out, bool* evicted) {
@@ -42,6 +43,7 @@ CacheLine& CacheArray::allocate(Addr line, CacheLine* victim_out, bool* evicted)
   }
   v->line = line;
   v->valid = true;
+  tags_[size_t(v - lines_.data())] = line;
   v->valid_bytes.clear();
   v->dirty_bytes.clear();
   v->meta = 0;

@@ -61,6 +61,23 @@ tlm::tlm_sync_enum TargetPort::nb_transport_fw(Payload& t, tlm::tlm_phase& ph, s
   return tlm::TLM_COMPLETED;
 }
 
+// Counters live in the port (they are bumped on every request); the stats
+// tree reads them through formulas, so publishing costs nothing per access.
+void TargetPort::publish(StatGroup& parent) {
+  stats_ = std::make_unique<StatGroup>(parent, basename());
+  stats_->formula("accepted", "requests", "requests accepted (END_REQ sent)",
+                  [this](StatView) { return double(accepted_); });
+  stats_->formula("backpressured", "events", "requests whose END_REQ was withheld: queue full",
+                  [this](StatView) { return double(backpressured_); });
+}
+
+void InitiatorPort::publish(StatGroup& parent) {
+  stats_ = std::make_unique<StatGroup>(parent, basename());
+  stats_->formula("sent", "requests", "BEGIN_REQs sent", [this](StatView) { return double(sent_); });
+  stats_->formula("end_req_waits", "events", "BEGIN_REQs that had to wait for END_REQ (downstream full)",
+                  [this](StatView) { return double(end_req_waits_); });
+}
+
 void TargetPort::pop() {
   queue_.pop_front();
   if (held_) {

@@ -112,6 +112,12 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
   config["seed"] = o.seed;
   write_json(std::filesystem::path(o.out_dir) / "config.json", config);
 
+  // Host-side measurements go to their own file: stats.json must stay
+  // bit-identical across runs with the same seed.
+  write_json(std::filesystem::path(o.out_dir) / "host.json",
+             {{"host_seconds", host_s}, {"peak_rss_mib", peak_rss_mib()},
+              {"simulated_cycles", cycles}});
+
   if (!o.quiet) {
     out << summary.str();
     out << "simulated " << cycles << " core cycles (" << std::fixed << std::setprecision(2)

@@ -20,6 +20,7 @@ public:
     p_.atomic_pct = uint32_t(a.u64("atomic_pct", 0, 100));
     p_.shared_pct = uint32_t(a.u64("shared_pct", 0, 100));
     generators_ = uint32_t(a.u64("generators", 0, 1 << 20));
+    p_.inject_fault = a.u64("inject_fault", 0, 1) != 0;
     if (p_.load_pct + p_.store_pct + p_.atomic_pct > 100)
       throw ConfigError("random-traffic: load_pct + store_pct + atomic_pct must be <= 100 (the rest is red)");
   }
@@ -48,6 +49,9 @@ public:
     std::string first;
     for (auto& g : gens_) {
       mismatches += g->mismatches();
+      if (g->issued() != g->completed() && first.empty())
+        first = std::string(g->name()) + ": issued " + std::to_string(g->issued()) + " but completed " +
+                std::to_string(g->completed());
       if (first.empty()) first = g->first_error();
     }
     // Final memory image: every byte of every private region, read through
@@ -104,7 +108,8 @@ WorkloadEntry random_traffic_workload() {
                      {"load_pct", "40", "percent loads"},
                      {"store_pct", "25", "percent stores"},
                      {"atomic_pct", "25", "percent value-returning atomics (rest: red)"},
-                     {"shared_pct", "5", "percent of atomics that hit the shared contended counter"}}};
+                     {"shared_pct", "5", "percent of atomics that hit the shared contended counter"},
+                     {"inject_fault", "0", "1 = corrupt one reference byte on purpose (the check must fail)"}}};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<RandomTraffic>(a); }};
 }
 

@@ -18,7 +18,10 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "tlmgpu/stats.hpp"
+
 #include <deque>
+#include <memory>
 #include <functional>
 #include <queue>
 #include <vector>
@@ -69,6 +72,8 @@ public:
   uint64_t accepted() const { return accepted_; }
   uint64_t backpressured() const { return backpressured_; }
   uint64_t response_waits() const { return response_waits_; }
+  // Declares this port's counters under `parent` (group named like the port).
+  void publish(StatGroup& parent);
 
 private:
   void b_transport(Payload& t, sc_core::sc_time& d) { hooks_.b_transport(t, d); }
@@ -84,6 +89,7 @@ private:
   bool response_open_ = false;      // BEGIN_RESP sent, END_RESP not yet seen
   TimedQueue timer_{"timer"};
   uint64_t accepted_ = 0, backpressured_ = 0, response_waits_ = 0;
+  std::unique_ptr<StatGroup> stats_;
 };
 
 class InitiatorPort : public sc_core::sc_module {
@@ -103,6 +109,7 @@ public:
   uint64_t sent() const { return sent_; }
   uint64_t end_req_waits() const { return end_req_waits_; }
   bool idle() const { return pending_.empty() && !waiting_end_req_; }
+  void publish(StatGroup& parent);
 
 private:
   tlm::tlm_sync_enum nb_transport_bw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
@@ -116,6 +123,7 @@ private:
   Payload* waiting_ = nullptr;
   sc_core::sc_event retry_;
   uint64_t sent_ = 0, end_req_waits_ = 0;
+  std::unique_ptr<StatGroup> stats_;
 };
 
 } // namespace tlmgpu

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the Debian packages tlmgpu needs, only those missing. Idempotent.
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config libsystemc-dev libboost-program-options-dev
+      nlohmann-json3-dev catch2 zlib1g-dev)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "tlmgpu: installing missing Debian packages: ${missing[*]}"
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

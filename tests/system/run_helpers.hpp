@@ -1,0 +1,63 @@
+// Helpers for system tests: every TEST_CASE runs in its own process (CTest
+// entry per case), so each may call run_simulation exactly once.
+#pragma once
+
+#include "tlmgpu/config.hpp"
+#include "tlmgpu/run.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace tlmgpu::test {
+
+struct RunResult {
+  int rc = -1;
+  std::string summary;
+  nlohmann::json stats;
+};
+
+inline std::string platform_path(const std::string& name) {
+  return std::string(TLMGPU_SOURCE_DIR) + "/platforms/" + name + ".json";
+}
+
+inline RunResult run(const std::string& platform, const std::string& workload, TimingMode mode,
+                     std::map<std::string, std::string> args = {},
+                     std::vector<std::string> sets = {}) {
+  RunOptions o;
+  o.platform_path = platform_path(platform);
+  o.platform = load_platform(o.platform_path, sets);
+  o.workload = workload;
+  o.args = std::move(args);
+  o.timing = mode;
+  o.seed = 7;
+  o.out_dir = (std::filesystem::temp_directory_path() /
+               ("tlmgpu_test_" + std::to_string(::getpid())))
+                  .string();
+  std::ostringstream out;
+  RunResult r;
+  r.rc = run_simulation(o, out);
+  r.summary = out.str();
+  std::ifstream f(std::filesystem::path(o.out_dir) / "stats.json");
+  f >> r.stats;
+  std::filesystem::remove_all(o.out_dir);
+  return r;
+}
+
+// Sum of one stat's value over every block whose path matches prefix*.
+inline double sum_stat(const nlohmann::json& node, const std::string& stat) {
+  double s = 0;
+  if (!node.is_object()) return 0;
+  for (auto& [k, v] : node.items()) {
+    if (k == stat && v.is_object() && v.contains("value") && v["value"].is_number())
+      s += v["value"].get<double>();
+    else if (v.is_object() && !v.contains("type"))
+      s += sum_stat(v, stat);
+  }
+  return s;
+}
+
+} // namespace tlmgpu::test
