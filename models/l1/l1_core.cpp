@@ -83,8 +83,9 @@ std::optional<Writeback> L1Core::fill(Addr line, uint32_t sectors, const uint8_t
     array_.touch(*l);
   }
   const ByteMask m = array_.sector_bytes_mask(sectors & array_.all_sectors());
-  for (unsigned i = 0; i < spec_.line_bytes; ++i)
-    if (m.test(i) && !l->valid_bytes.test(i)) l->data[i] = data[i];
+  ByteMask fresh = m; // bytes written while the fill was in flight win
+  fresh.remove(l->valid_bytes);
+  fresh.copy_masked(l->data.data(), data, spec_.line_bytes);
   l->valid_bytes |= m;
   return wb;
 }
@@ -117,8 +118,7 @@ L1Outcome L1Core::store(Addr line, const uint8_t* data, const uint8_t* be, bool 
   const ByteMask upd = m & array_.sector_bytes_mask(touched & ~missing);
   if (upd.none()) return out;
   array_.touch(*l);
-  for (unsigned i = 0; i < spec_.line_bytes; ++i)
-    if (upd.test(i)) l->data[i] = data[i];
+  upd.copy_masked(l->data.data(), data, spec_.line_bytes);
   if (write_back_ && missing == 0) {
     l->dirty_bytes |= upd;
     out.kind = L1Outcome::Kind::Hit;

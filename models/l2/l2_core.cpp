@@ -153,8 +153,7 @@ L2Outcome L2Core::store(GpuAccess& a, Addr line, const uint8_t* data, const uint
   }
   const ByteMask m = be ? ByteMask::from_enables(be, spec_.line_bytes)
                         : array_.sector_bytes_mask(a.sector_mask & array_.all_sectors());
-  for (unsigned i = 0; i < spec_.line_bytes; ++i)
-    if (m.test(i)) l->data[i] = data[i];
+  m.copy_masked(l->data.data(), data, spec_.line_bytes);
   l->valid_bytes |= m;
   l->dirty_bytes |= m;
   return out;
@@ -244,8 +243,9 @@ std::optional<Writeback> L2Core::fill(Addr line, uint32_t sectors, const uint8_t
   if (!l) l = &install(line, wb);
   ++fills_;
   const ByteMask m = array_.sector_bytes_mask(sectors & array_.all_sectors());
-  for (unsigned i = 0; i < spec_.line_bytes; ++i)
-    if (m.test(i) && !l->valid_bytes.test(i)) l->data[i] = data[i];
+  ByteMask fresh = m; // bytes written while the fill was in flight win
+  fresh.remove(l->valid_bytes);
+  fresh.copy_masked(l->data.data(), data, spec_.line_bytes);
   l->valid_bytes |= m;
   return wb;
 }

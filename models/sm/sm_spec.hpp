@@ -1,16 +1,21 @@
-// Streaming-multiprocessor parameters (this issue: the count, clock and the
-// unified L1/shared SRAM; the SM issue adds warps, schedulers and occupancy).
+// Streaming-multiprocessor parameters: count and clock, the unified L1/shared
+// SRAM, and the resources that bound occupancy and issue (Titan V values from
+// the DAB paper's Table I and GPGPU-Sim's SM7_TITANV config, seed-001 5.1/5.2).
 #pragma once
 
 #include "tlmgpu/params.hpp"
 
 #include <cstdint>
+#include <string>
 
 namespace tlmgpu {
 
 struct SmSpec {
   uint32_t count = 0, warp_size = 0, unified_sram_bytes = 0;
   double clock_mhz = 0;
+  uint32_t max_threads = 0, max_warps = 0, max_ctas = 0, registers = 0, schedulers = 0;
+  uint32_t max_threads_per_block = 0, max_shared_per_block = 0;
+  std::string scheduler;
 
   template <class V> void visit(V& v) {
     v.param(count, "count", 80, Range{1, 4096}, "", "streaming multiprocessors");
@@ -18,8 +23,29 @@ struct SmSpec {
     v.param(warp_size, "warp_size", 32, Range{1, 32}, "lanes", "threads per warp");
     v.param(unified_sram_bytes, "unified_sram_bytes", 131072, Range{0, 1 << 30}, "bytes",
             "unified L1 + shared memory SRAM per SM; l1.bytes + shared_mem.bytes must fit");
+    v.param(max_threads, "max_threads", 2048, Range{1, 1 << 20}, "threads",
+            "resident threads per SM (occupancy limit)");
+    v.param(max_warps, "max_warps", 64, Range{1, 1 << 15}, "warps",
+            "resident warps per SM (warp slots)");
+    v.param(max_ctas, "max_ctas", 32, Range{1, 1 << 15}, "CTAs", "resident CTAs per SM");
+    v.param(registers, "registers", 65536, Range{1, 1 << 24}, "registers",
+            "32-bit registers per SM (occupancy limit)");
+    v.param(schedulers, "schedulers", 4, Range{1, 64}, "", "warp schedulers per SM, one issue each per cycle");
+    v.choice(scheduler, "scheduler", "gto", {"gto", "lrr"},
+             "warp scheduling policy: greedy-then-oldest or loose round robin");
+    v.param(max_threads_per_block, "max_threads_per_block", 1024, Range{1, 1 << 20}, "threads",
+            "largest block a kernel may launch with");
+    v.param(max_shared_per_block, "max_shared_per_block", 98304, Range{0, 1 << 30}, "bytes",
+            "largest shared memory (static + dynamic) one block may use");
   }
-  void derive() {}
+  void derive() {
+    if (max_threads_per_block > max_threads)
+      throw ConfigError("sm.max_threads_per_block (" + std::to_string(max_threads_per_block) +
+                        ") exceeds sm.max_threads (" + std::to_string(max_threads) + ")");
+    if (schedulers > max_warps)
+      throw ConfigError("sm.schedulers (" + std::to_string(schedulers) + ") exceeds sm.max_warps (" +
+                        std::to_string(max_warps) + "): a scheduler would own no warp slot");
+  }
 };
 
 } // namespace tlmgpu

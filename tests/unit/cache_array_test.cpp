@@ -2,6 +2,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <random>
+
 using namespace tlmgpu;
 
 TEST_CASE("byte mask: ranges across 64-bit words", "[cache_array]") {
@@ -152,4 +155,25 @@ TEST_CASE("cache array: disabled array and geometry checks", "[cache_array]") {
   CHECK_THROWS_AS(CacheArray(4, 4, 128, 256), std::invalid_argument);
   CHECK_THROWS_AS(CacheArray(4, 4, 256, 4), std::invalid_argument); // 64 sectors
   CHECK_THROWS_AS(CacheArray(4, 0, 128, 32), std::invalid_argument);
+}
+
+TEST_CASE("byte mask: word-wise from_enables and copy_masked match the byte-wise meaning",
+          "[cache]") {
+  std::mt19937_64 rng(5);
+  for (int round = 0; round < 200; ++round) {
+    uint8_t be[128], src[128], dst[128], want[128];
+    for (int i = 0; i < 128; ++i) {
+      uint64_t r = rng();
+      be[i] = (r & 3) == 0 ? 0 : uint8_t(r >> 8); // any nonzero value enables
+      src[i] = uint8_t(r >> 16);
+      dst[i] = want[i] = uint8_t(r >> 24);
+    }
+    ByteMask m = ByteMask::from_enables(be, 128);
+    for (int i = 0; i < 128; ++i) {
+      REQUIRE(m.test(i) == (be[i] != 0));
+      if (be[i]) want[i] = src[i];
+    }
+    m.copy_masked(dst, src, 128);
+    REQUIRE(std::equal(dst, dst + 128, want));
+  }
 }

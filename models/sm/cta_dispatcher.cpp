@@ -1,0 +1,45 @@
+#include "models/sm/cta_dispatcher.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace tlmgpu {
+
+CtaDispatcher::CtaDispatcher(uint32_t num_ctas, uint32_t num_sms, uint32_t ctas_per_sm,
+                             bool deterministic)
+    : num_ctas_(num_ctas), num_sms_(num_sms), ctas_per_sm_(ctas_per_sm),
+      deterministic_(deterministic), last_sm_(num_sms ? num_sms - 1 : 0), running_(num_sms, 0) {
+  if (num_sms == 0 || ctas_per_sm == 0)
+    throw std::invalid_argument("CTA dispatcher needs at least one SM and one CTA slot per SM (" +
+                                std::to_string(num_sms) + " SMs, " + std::to_string(ctas_per_sm) +
+                                " slots)");
+}
+
+std::optional<std::pair<uint32_t, uint32_t>> CtaDispatcher::next() {
+  if (all_dispatched()) return std::nullopt;
+  std::optional<uint32_t> sm;
+  if (deterministic_) {
+    const uint32_t s = next_cta_ % num_sms_;
+    if (running_[s] < ctas_per_sm_) sm = s;
+  } else {
+    for (uint32_t i = 1; i <= num_sms_ && !sm; ++i) {
+      const uint32_t s = (last_sm_ + i) % num_sms_;
+      if (running_[s] < ctas_per_sm_) sm = s;
+    }
+  }
+  if (!sm) return std::nullopt;
+  ++running_[*sm];
+  ++running_total_;
+  last_sm_ = *sm;
+  return std::pair{next_cta_++, *sm};
+}
+
+void CtaDispatcher::retire(uint32_t sm) {
+  if (sm >= num_sms_ || running_[sm] == 0)
+    throw std::logic_error("CTA dispatcher: retire on SM " + std::to_string(sm) +
+                           ", which runs no CTA");
+  --running_[sm];
+  --running_total_;
+}
+
+} // namespace tlmgpu

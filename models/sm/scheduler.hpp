@@ -1,0 +1,66 @@
+// Warp scheduler policies. A policy is pure choice: each cycle the SM shows it
+// the warps of one scheduler (WarpView) and issues the one it picks, then
+// tells it with issued(). Policies keep their own state (last issued warp,
+// tokens, rounds), so DAB's SRR/GTRR/GTAR/GWAT (seed-001 3.4) fit the same
+// interface: they need to know which warps are ready and whether a warp's next
+// instruction is an atomic or an exit, which WarpView carries.
+#pragma once
+
+#include "tlmgpu/simt/warp.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace tlmgpu {
+
+struct WarpView {
+  uint32_t slot = 0;  // hardware warp slot on the SM; stable while the warp lives
+  bool valid = false; // a warp occupies the slot
+  bool ready = false; // its next instruction can issue this cycle
+  uint64_t age = 0;   // dispatch order, smaller = older
+  WarpInstr::Kind next = WarpInstr::Kind::Exit;
+};
+
+class SchedulerPolicy {
+public:
+  virtual ~SchedulerPolicy() = default;
+  // The slot to issue from, or nothing (no ready warp, or the policy holds
+  // back on purpose, as SRR does). `warps` may be in any order.
+  virtual std::optional<uint32_t> pick(std::span<const WarpView> warps) = 0;
+  // The SM issued from `slot` (it may not issue a pick, e.g. on a structural stall).
+  virtual void issued(uint32_t slot) { (void)slot; }
+  virtual const char* name() const = 0;
+};
+
+// Loose round robin: the first ready warp after the last issued slot, in slot
+// order, wrapping around.
+class LrrPolicy : public SchedulerPolicy {
+public:
+  std::optional<uint32_t> pick(std::span<const WarpView> warps) override;
+  void issued(uint32_t slot) override { last_ = slot; }
+  const char* name() const override { return "lrr"; }
+
+private:
+  std::optional<uint32_t> last_;
+};
+
+// Greedy then oldest: keep issuing from the last issued slot while it is
+// ready, else the oldest ready warp (GPGPU-Sim's GTO; like GPGPU-Sim the
+// greedy choice follows the slot, so a new warp in that slot inherits it).
+class GtoPolicy : public SchedulerPolicy {
+public:
+  std::optional<uint32_t> pick(std::span<const WarpView> warps) override;
+  void issued(uint32_t slot) override { last_ = slot; }
+  const char* name() const override { return "gto"; }
+
+private:
+  std::optional<uint32_t> last_;
+};
+
+// "lrr" or "gto" (sm.scheduler); throws std::invalid_argument naming the options.
+std::unique_ptr<SchedulerPolicy> make_scheduler(std::string_view name);
+
+} // namespace tlmgpu
