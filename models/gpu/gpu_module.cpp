@@ -1,5 +1,7 @@
 #include "models/gpu/gpu_module.hpp"
 
+#include "models/sm/occupancy.hpp"
+
 using namespace sc_core;
 
 namespace tlmgpu {
@@ -23,6 +25,54 @@ GpuModule::GpuModule(sc_module_name n, SimContext& ctx)
     const uint32_t channel = s / p.l2.sub_partitions, sub = s % p.l2.sub_partitions;
     l2[s]->mem.socket.bind(dram[channel]->ports[sub]->socket);
   }
+  for (auto& sm : sms) sm->on_cta_done = [this](uint16_t id) { cta_done(id); };
+  kernel_cycles_ = &stats.counter("kernel_cycles", "cycles", "core cycles from launch to the last CTA's retirement");
+  kernels_ = &stats.counter("kernels", "kernels", "kernels completed");
+}
+
+void GpuModule::launch(KernelLaunch k) {
+  if (running_) synchronize(); // one stream: kernels run in launch order
+  const PlatformSpec& p = ctx_.platform;
+  const KernelShape shape{uint32_t(k.block.count()), k.regs_per_thread, k.shared_bytes};
+  OccupancyResult occ;
+  try {
+    if (k.grid.count() == 0) throw std::invalid_argument("empty grid (0 CTAs)");
+    occ = occupancy(p.sm, shape, p.shared_mem.bytes); // checks launchability, names the limit
+  } catch (const std::invalid_argument& e) {
+    throw SimError("launch of kernel '" + k.name + "' refused: " + e.what());
+  }
+  kernel_ = std::move(k);
+  dispatcher_ = std::make_unique<CtaDispatcher>(uint32_t(kernel_.grid.count()), p.sm.count,
+                                                occ.ctas_per_sm, p.sm.cta_placement == "deterministic");
+  for (auto& sm : sms) sm->begin_kernel(kernel_, device_memory);
+  running_ = true;
+  kernel_start_ = sc_core::sc_time_stamp();
+  dispatch();
+}
+
+void GpuModule::dispatch() {
+  while (auto next = dispatcher_->next()) sms[next->second]->start_cta(next->first);
+}
+
+void GpuModule::cta_done(uint16_t sm) {
+  dispatcher_->retire(sm);
+  dispatch();
+  if (dispatcher_->all_done()) kernel_done_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void GpuModule::synchronize() {
+  if (!running_) return;
+  if (!dispatcher_->all_done()) sc_core::wait(kernel_done_);
+  running_ = false;
+  // Kernel end is a release/acquire point: buffers would flush here (LAB,
+  // DAB, ...) and L1s drop their copies so the next kernel reads fresh data.
+  flush_l1s();
+  const Clock core(ctx_.platform.sm.clock_mhz);
+  const uint64_t cycles = core.at(sc_core::sc_time_stamp()) - core.at(kernel_start_);
+  *kernel_cycles_ += cycles;
+  ++*kernels_;
+  ++kernels_run_;
+  ctx_.end_kernel(kernel_.name, cycles);
 }
 
 // The host path is untimed and goes straight to the owning slice, which

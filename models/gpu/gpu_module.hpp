@@ -9,7 +9,9 @@
 #include "models/dram/dram_module.hpp"
 #include "models/l2/l2_module.hpp"
 #include "models/sm/sm_module.hpp"
+#include "models/sm/cta_dispatcher.hpp"
 #include "models/xbar/xbar_module.hpp"
+#include "tlmgpu/device_memory.hpp"
 
 #include <memory>
 #include <vector>
@@ -33,9 +35,28 @@ public:
   // Kernel boundary for every SM's L1 (write back, then invalidate).
   void flush_l1s();
 
+  // Kernels (called from the host's thread). launch() validates the launch
+  // (throws SimError naming the limit), places the first CTAs and returns;
+  // synchronize() waits until every CTA retired, then performs the kernel
+  // boundary (L1s written back and invalidated) and closes the stats epoch.
+  DeviceMemory device_memory;
+  void launch(KernelLaunch k);
+  void synchronize();
+  uint64_t kernels_run() const { return kernels_run_; }
+
 private:
   void debug(tlm::tlm_command cmd, Addr a, uint8_t* p, size_t n);
+  void dispatch();
+  void cta_done(uint16_t sm);
   SimContext& ctx_;
+  KernelLaunch kernel_;
+  std::unique_ptr<CtaDispatcher> dispatcher_;
+  bool running_ = false;
+  sc_core::sc_event kernel_done_;
+  sc_core::sc_time kernel_start_;
+  uint64_t kernels_run_ = 0;
+  Counter* kernel_cycles_ = nullptr;
+  Counter* kernels_ = nullptr;
 };
 
 } // namespace tlmgpu

@@ -18,17 +18,23 @@ std::string hex(Addr a) {
 
 AccessKind access_kind(WarpInstr::Kind k) {
   switch (k) {
-  case WarpInstr::Kind::Load: return AccessKind::Load;
-  case WarpInstr::Kind::Store: return AccessKind::Store;
-  case WarpInstr::Kind::Atomic: return AccessKind::Atomic;
-  case WarpInstr::Kind::Red: return AccessKind::Red;
+  case WarpInstr::Kind::Load:
+    return AccessKind::Load;
+  case WarpInstr::Kind::Store:
+    return AccessKind::Store;
+  case WarpInstr::Kind::Atomic:
+    return AccessKind::Atomic;
+  case WarpInstr::Kind::Red:
+    return AccessKind::Red;
   default:
     throw std::invalid_argument("coalescer: " + std::string(to_string(k)) +
                                 " is not a global memory instruction");
   }
 }
 
-bool pow2(uint32_t v) { return v && !(v & (v - 1)); }
+bool pow2(uint32_t v) {
+  return v && !(v & (v - 1));
+}
 
 } // namespace
 
@@ -92,11 +98,14 @@ std::span<const LineRequest> Coalescer::coalesce(const WarpInstr& in) {
   access_kind(in.kind); // rejects non-global kinds before any work
   used_ = 0;
   check_lanes(in);
-  if (in.kind == WarpInstr::Kind::Atomic || in.kind == WarpInstr::Kind::Red) coalesce_rmw(in);
-  else coalesce_lines(in);
+  if (in.kind == WarpInstr::Kind::Atomic || in.kind == WarpInstr::Kind::Red)
+    coalesce_rmw(in);
+  else
+    coalesce_lines(in);
   ++instructions_;
   requests_ += used_;
-  for (size_t i = 0; i < used_; ++i) sectors_ += unsigned(std::popcount(buf_[i].access.sector_mask));
+  for (size_t i = 0; i < used_; ++i)
+    sectors_ += unsigned(std::popcount(buf_[i].access.sector_mask));
   return {buf_.data(), used_};
 }
 
@@ -142,14 +151,16 @@ void Coalescer::coalesce_rmw(const WarpInstr& in) {
     rank[l] = r;
     const Addr line = line_of(a);
     unsigned g = 0;
-    while (g < ngroups && groups[g].line != line) ++g;
+    while (g < ngroups && groups[g].line != line)
+      ++g;
     if (g == ngroups) groups[ngroups++] = {line, 0, 0};
     group_of[l] = uint8_t(g);
     if (groups[g].requests < r + 1u) groups[g].requests = r + 1u;
   });
   for (unsigned g = 0; g < ngroups; ++g) {
     groups[g].base = used_;
-    for (uint32_t k = 0; k < groups[g].requests; ++k) add_request(in, groups[g].line);
+    for (uint32_t k = 0; k < groups[g].requests; ++k)
+      add_request(in, groups[g].line);
   }
   in.mask.for_each([&](unsigned l) {
     const Group& g = groups[group_of[l]];
@@ -166,18 +177,20 @@ void Coalescer::coalesce_rmw(const WarpInstr& in) {
   });
 }
 
-void Coalescer::scatter_load(const WarpInstr& in, const LineRequest& req,
-                             const uint8_t* line_data, Lanes<uint64_t>& results) const {
+void Coalescer::scatter_load(const WarpInstr& in, const LineRequest& req, const uint8_t* line_data,
+                             Lanes<uint64_t>& results) const {
   Mask(req.lane_mask).for_each([&](unsigned l) {
     const uint32_t off = uint32_t(in.addr[l] - req.line);
     uint64_t v = 0;
-    for (uint32_t b = 0; b < req.size; ++b) v |= uint64_t(line_data[off + b]) << (8 * b);
+    for (uint32_t b = 0; b < req.size; ++b)
+      v |= uint64_t(line_data[off + b]) << (8 * b);
     results[l] = v;
   });
 }
 
 void Coalescer::scatter_atomic(const GpuAccess& done, Lanes<uint64_t>& results) {
-  for (unsigned k = 0; k < done.num_lanes; ++k) results[done.lanes[k].lane] = done.lanes[k].result;
+  for (unsigned k = 0; k < done.num_lanes; ++k)
+    results[done.lanes[k].lane] = done.lanes[k].result;
 }
 
 } // namespace tlmgpu

@@ -19,7 +19,7 @@
 // std::invalid_argument naming the lane and address.
 #pragma once
 
-#include "tlmgpu/simt/warp.hpp"
+#include "tlmgpu/simt/warp_instr.hpp"
 #include "tlmgpu/types.hpp"
 
 #include <array>

@@ -29,11 +29,16 @@ std::string block(const KernelShape& k) {
 
 std::string_view to_string(OccupancyLimit l) {
   switch (l) {
-  case OccupancyLimit::Threads: return "threads";
-  case OccupancyLimit::Warps: return "warps";
-  case OccupancyLimit::Ctas: return "ctas";
-  case OccupancyLimit::Registers: return "registers";
-  case OccupancyLimit::SharedMemory: return "shared_memory";
+  case OccupancyLimit::Threads:
+    return "threads";
+  case OccupancyLimit::Warps:
+    return "warps";
+  case OccupancyLimit::Ctas:
+    return "ctas";
+  case OccupancyLimit::Registers:
+    return "registers";
+  case OccupancyLimit::SharedMemory:
+    return "shared_memory";
   }
   return "?";
 }
@@ -42,20 +47,20 @@ void check_launchable(const SmSpec& sm, const KernelShape& k, uint32_t shared_me
   auto fail = [](const std::string& m) { throw std::invalid_argument(m); };
   if (k.threads_per_block == 0) fail("block of 0 threads: a launch needs at least one thread");
   if (k.threads_per_block > sm.max_threads_per_block)
-    fail(block(k) + " exceeds sm.max_threads_per_block = " +
-         std::to_string(sm.max_threads_per_block));
+    fail(block(k) +
+         " exceeds sm.max_threads_per_block = " + std::to_string(sm.max_threads_per_block));
   const uint32_t warps = warps_of(sm, k);
   if (uint64_t(warps) * sm.warp_size > sm.max_threads)
     fail(block(k) + " (" + std::to_string(warps) + " warps of " + std::to_string(sm.warp_size) +
          ") exceeds sm.max_threads = " + std::to_string(sm.max_threads));
   if (warps > sm.max_warps)
-    fail(block(k) + " needs " + std::to_string(warps) + " warps, exceeds sm.max_warps = " +
-         std::to_string(sm.max_warps));
+    fail(block(k) + " needs " + std::to_string(warps) +
+         " warps, exceeds sm.max_warps = " + std::to_string(sm.max_warps));
   const uint64_t regs = block_registers(sm, k);
   if (regs > sm.registers)
     fail(block(k) + " with " + std::to_string(k.regs_per_thread) + " registers per thread needs " +
-         std::to_string(regs) + " registers, exceeds sm.registers = " +
-         std::to_string(sm.registers));
+         std::to_string(regs) +
+         " registers, exceeds sm.registers = " + std::to_string(sm.registers));
   if (k.shared_per_block > sm.max_shared_per_block)
     fail("block uses " + std::to_string(k.shared_per_block) +
          " bytes of shared memory, exceeds sm.max_shared_per_block = " +
@@ -76,8 +81,10 @@ OccupancyResult occupancy(const SmSpec& sm, const KernelShape& k, uint32_t share
   r.by_registers = k.regs_per_thread ? uint32_t(sm.registers / block_registers(sm, k)) : kUnlimited;
   r.by_shared = k.shared_per_block ? shared_mem_bytes / k.shared_per_block : kUnlimited;
   const std::pair<uint32_t, OccupancyLimit> limits[] = {
-      {r.by_threads, OccupancyLimit::Threads},        {r.by_warps, OccupancyLimit::Warps},
-      {r.by_ctas, OccupancyLimit::Ctas},              {r.by_registers, OccupancyLimit::Registers},
+      {r.by_threads, OccupancyLimit::Threads},
+      {r.by_warps, OccupancyLimit::Warps},
+      {r.by_ctas, OccupancyLimit::Ctas},
+      {r.by_registers, OccupancyLimit::Registers},
       {r.by_shared, OccupancyLimit::SharedMemory}};
   r.ctas_per_sm = kUnlimited;
   for (const auto& [n, which] : limits)

@@ -13,8 +13,7 @@ std::optional<uint32_t> LrrPolicy::pick(std::span<const WarpView> warps) {
   uint64_t best_dist = 0;
   for (const WarpView& w : warps) {
     if (!w.valid || !w.ready) continue;
-    const uint64_t dist =
-        w.slot >= start ? w.slot - start : w.slot + (uint64_t(1) << 32) - start;
+    const uint64_t dist = w.slot >= start ? w.slot - start : w.slot + (uint64_t(1) << 32) - start;
     if (!best || dist < best_dist) best = w.slot, best_dist = dist;
   }
   return best;

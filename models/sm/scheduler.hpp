@@ -6,7 +6,7 @@
 // instruction is an atomic or an exit, which WarpView carries.
 #pragma once
 
-#include "tlmgpu/simt/warp.hpp"
+#include "tlmgpu/simt/warp_instr.hpp"
 
 #include <cstdint>
 #include <memory>

@@ -1,19 +1,29 @@
-// Streaming multiprocessor. In this issue it is the shell that owns the SM's
-// memory-side blocks (the L1) so names match the hardware ("gpu.sm_3.l1");
-// the SM issue adds warps, schedulers, the coalescer and shared memory.
+// Streaming multiprocessor: warp slots running kernel coroutines, one issue
+// per scheduler per cycle (pluggable policy), a coalescer turning global
+// memory instructions into line requests for the L1 (the LD/ST path), shared
+// memory, barriers and fences. See models/sm/README.md.
+//
+//   warps (coroutines) --issue--> [schedulers x N] --> ALU | shared memory
+//                                                  \--> coalescer --> lsu --> l1 ==> xbar
 #pragma once
 
 #include "models/l1/l1_module.hpp"
+#include "models/shared_mem/shared_mem_core.hpp"
+#include "models/sm/coalescer.hpp"
+#include "models/sm/scheduler.hpp"
+#include "tlmgpu/device_memory.hpp"
+#include "tlmgpu/sim/kernel.hpp"
 
+#include <functional>
 #include <memory>
+#include <unordered_map>
+#include <vector>
 
 namespace tlmgpu {
 
 class SmModule : public sc_core::sc_module {
 public:
-  SmModule(sc_core::sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& parent)
-      : sc_module(n), id(id), stats_(parent, basename()),
-        l1("l1", ctx, ctx.platform.l1, id, ctx.platform.sm.clock_mhz, stats_) {}
+  SmModule(sc_core::sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& parent);
   const uint16_t id;
 
 private:
@@ -21,21 +31,80 @@ private:
 
 public:
   L1Module l1;
-  // Where the LD/ST unit (or a test initiator) sends per-line requests.
+  // A test initiator may drive the L1 directly when no kernel runs.
   tlm::tlm_target_socket<>& lsu() {
-    lsu_bound_ = true;
+    external_lsu_ = true;
     return l1.port.socket;
   }
 
+  // Kernel interface (GpuModule's CTA dispatcher).
+  void begin_kernel(const KernelLaunch& k, const DeviceMemory& mem);
+  void start_cta(uint32_t cta_linear); // caller checked occupancy
+  std::function<void(uint16_t sm)> on_cta_done;
+  bool busy() const { return live_ctas_ > 0; }
+
 private:
-  // An SM nobody drives still needs its socket bound for elaboration to pass.
-  void before_end_of_elaboration() override {
-    if (lsu_bound_) return;
-    idle_lsu_ = std::make_unique<tlm_utils::simple_initiator_socket<SmModule>>("idle_lsu");
-    idle_lsu_->bind(l1.port.socket);
-  }
-  bool lsu_bound_ = false;
-  std::unique_ptr<tlm_utils::simple_initiator_socket<SmModule>> idle_lsu_;
+  struct WarpSlot {
+    bool valid = false;
+    std::unique_ptr<Warp> warp;
+    WarpTask task;
+    uint32_t cta_slot = 0;
+    uint64_t age = 0;
+    Cycle ready_at = 0;       // earliest cycle its next instruction may issue
+    uint32_t outstanding = 0; // AT: line requests in flight
+    bool at_barrier = false;
+  };
+  struct InFlight { // AT line request: whose it is and how to scatter its data
+    uint32_t slot;
+    LineRequest req;
+  };
+  struct CtaSlot {
+    bool valid = false;
+    uint32_t cta = 0, live_warps = 0, at_barrier = 0, smem_base = 0;
+  };
+
+  void before_end_of_elaboration() override;
+  void run();
+  bool issue_cycle(Cycle now);
+  void issue(uint32_t slot, Cycle now);
+  void issue_global(uint32_t slot, const WarpInstr& in, Cycle now);
+  void issue_shared(uint32_t slot, const WarpInstr& in, Cycle now);
+  void arrive_barrier(uint32_t slot, Cycle now);
+  void advance(uint32_t slot); // resume the coroutine after its instruction completed
+  void retire_warp(uint32_t slot);
+  void on_lsu_response(Payload& t);
+  void check_bounds(uint32_t slot, const WarpInstr& in) const;
+  Cycle next_wakeup(Cycle now) const;
+  Counter& stall_reason();
+  [[noreturn]] void fail(uint32_t slot, const std::string& what) const;
+
+  SimContext& ctx_;
+  const SmSpec& spec_;
+  Clock clk_;
+  Coalescer coalescer_;
+  SharedMemCore smem_;
+  std::vector<std::unique_ptr<SchedulerPolicy>> schedulers_;
+  std::vector<Cycle> sched_busy_until_;
+  std::vector<WarpSlot> warps_;
+  std::vector<CtaSlot> ctas_;
+  std::vector<WarpView> views_;
+  const KernelLaunch* kernel_ = nullptr;
+  const DeviceMemory* mem_ = nullptr;
+  uint32_t live_ctas_ = 0;
+  uint64_t next_age_ = 0;
+  bool external_lsu_ = false;
+  InitiatorPort lsu_port_;
+  std::unique_ptr<tlm_utils::simple_target_socket<SmModule>> unused_lsu_;
+  std::unordered_map<Payload*, InFlight> in_flight_;
+  std::unique_ptr<StatGroup> mem_ops_;
+  sc_core::sc_event work_, response_;
+  Cycle lsu_free_ = 0; // the LD/ST unit sends one line request per cycle
+
+  Counter &warp_instructions_, &active_cycles_, &global_requests_, &atomic_requests_, &loads_,
+      &stores_, &atomics_, &reds_, &shared_ops_, &barriers_, &fences_, &ctas_done_;
+  Counter &stall_memory_, &stall_barrier_, &stall_scoreboard_, &stall_idle_;
+  std::array<Counter*, 3> by_scope_{};
+  std::array<Counter*, 6> by_order_{};
 };
 
 } // namespace tlmgpu

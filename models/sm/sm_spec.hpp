@@ -15,9 +15,11 @@ struct SmSpec {
   double clock_mhz = 0;
   uint32_t max_threads = 0, max_warps = 0, max_ctas = 0, registers = 0, schedulers = 0;
   uint32_t max_threads_per_block = 0, max_shared_per_block = 0;
-  std::string scheduler;
+  std::string scheduler, cta_placement;
+  uint32_t alu_latency = 0, fence_latency = 0;
 
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.param(count, "count", 80, Range{1, 4096}, "", "streaming multiprocessors");
     v.param(clock_mhz, "clock_mhz", 1200.0, Range{1, 100000}, "MHz", "core clock");
     v.param(warp_size, "warp_size", 32, Range{1, 32}, "lanes", "threads per warp");
@@ -30,21 +32,29 @@ struct SmSpec {
     v.param(max_ctas, "max_ctas", 32, Range{1, 1 << 15}, "CTAs", "resident CTAs per SM");
     v.param(registers, "registers", 65536, Range{1, 1 << 24}, "registers",
             "32-bit registers per SM (occupancy limit)");
-    v.param(schedulers, "schedulers", 4, Range{1, 64}, "", "warp schedulers per SM, one issue each per cycle");
+    v.param(schedulers, "schedulers", 4, Range{1, 64}, "",
+            "warp schedulers per SM, one issue each per cycle");
     v.choice(scheduler, "scheduler", "gto", {"gto", "lrr"},
              "warp scheduling policy: greedy-then-oldest or loose round robin");
     v.param(max_threads_per_block, "max_threads_per_block", 1024, Range{1, 1 << 20}, "threads",
             "largest block a kernel may launch with");
     v.param(max_shared_per_block, "max_shared_per_block", 98304, Range{0, 1 << 30}, "bytes",
             "largest shared memory (static + dynamic) one block may use");
+    v.param(alu_latency, "alu_latency", 4, Range{1, 1000}, "cycles",
+            "dependent-issue latency of an ALU instruction (DAB notes 5.2: int/fp add 4)");
+    v.param(fence_latency, "fence_latency", 20, Range{0, 100000}, "cycles",
+            "cost of a device/system-scope fence beyond draining the warp's memory operations");
+    v.choice(cta_placement, "cta_placement", "round_robin", {"round_robin", "deterministic"},
+             "CTA dispatch: next free SM round robin, or CTA i always on SM i % count (DAB)");
   }
   void derive() {
     if (max_threads_per_block > max_threads)
       throw ConfigError("sm.max_threads_per_block (" + std::to_string(max_threads_per_block) +
                         ") exceeds sm.max_threads (" + std::to_string(max_threads) + ")");
     if (schedulers > max_warps)
-      throw ConfigError("sm.schedulers (" + std::to_string(schedulers) + ") exceeds sm.max_warps (" +
-                        std::to_string(max_warps) + "): a scheduler would own no warp slot");
+      throw ConfigError("sm.schedulers (" + std::to_string(schedulers) +
+                        ") exceeds sm.max_warps (" + std::to_string(max_warps) +
+                        "): a scheduler would own no warp slot");
   }
 };
 

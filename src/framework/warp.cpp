@@ -10,23 +10,35 @@ namespace tlmgpu {
 
 std::string_view to_string(WarpInstr::Kind k) {
   switch (k) {
-  case WarpInstr::Kind::Compute: return "compute";
-  case WarpInstr::Kind::Load: return "load";
-  case WarpInstr::Kind::Store: return "store";
-  case WarpInstr::Kind::Atomic: return "atomic";
-  case WarpInstr::Kind::Red: return "red";
-  case WarpInstr::Kind::SharedLoad: return "shared_load";
-  case WarpInstr::Kind::SharedStore: return "shared_store";
-  case WarpInstr::Kind::SharedAtomic: return "shared_atomic";
-  case WarpInstr::Kind::Barrier: return "barrier";
-  case WarpInstr::Kind::Fence: return "fence";
-  case WarpInstr::Kind::Exit: return "exit";
+  case WarpInstr::Kind::Compute:
+    return "compute";
+  case WarpInstr::Kind::Load:
+    return "load";
+  case WarpInstr::Kind::Store:
+    return "store";
+  case WarpInstr::Kind::Atomic:
+    return "atomic";
+  case WarpInstr::Kind::Red:
+    return "red";
+  case WarpInstr::Kind::SharedLoad:
+    return "shared_load";
+  case WarpInstr::Kind::SharedStore:
+    return "shared_store";
+  case WarpInstr::Kind::SharedAtomic:
+    return "shared_atomic";
+  case WarpInstr::Kind::Barrier:
+    return "barrier";
+  case WarpInstr::Kind::Fence:
+    return "fence";
+  case WarpInstr::Kind::Exit:
+    return "exit";
   }
   return "?";
 }
 
 namespace {
-template <class D> std::string dims(D d) {
+template <class D>
+std::string dims(D d) {
   return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
 }
 } // namespace

@@ -71,6 +71,7 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
   init_kernel_time();
 
   SimContext ctx(o.platform, o.timing, o.seed);
+  ctx.out_dir = o.out_dir;
   tlm_utils::tlm_quantumkeeper::set_global_quantum(
       Clock(o.platform.sm.clock_mhz).cycles(o.platform.sim.quantum_cycles));
   GpuModule gpu("gpu", ctx);

@@ -3,6 +3,7 @@
 #include "tlmgpu/sim/workload.hpp"
 
 #include "tlmgpu/config.hpp"
+#include "workloads/histogram/histogram.hpp"
 #include "workloads/random_traffic/random_traffic.hpp"
 
 #include <charconv>
@@ -10,7 +11,8 @@
 namespace tlmgpu {
 
 const std::vector<WorkloadEntry>& workload_registry() {
-  static const std::vector<WorkloadEntry> all = {random_traffic_workload(), latency_workload()};
+  static const std::vector<WorkloadEntry> all = {histogram_workload(), histogram_shared_workload(),
+                                                  random_traffic_workload(), latency_workload()};
   return all;
 }
 

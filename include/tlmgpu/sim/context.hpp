@@ -11,6 +11,8 @@
 #include "tlmgpu/sim/payload.hpp"
 #include "tlmgpu/stats.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -38,6 +40,19 @@ public:
   BackingStore memory;
   PayloadPool pool;
   StatGroup stats; // root
+  std::string out_dir; // where workloads write their result files
+
+  // Per-kernel stats sections (stats.json "kernels"): each kernel end dumps
+  // the epoch view of every stat, then closes the epoch.
+  nlohmann::json kernels = nlohmann::json::array();
+  void end_kernel(const std::string& name, uint64_t cycles) {
+    nlohmann::json k;
+    k["name"] = name;
+    k["cycles"] = cycles;
+    stats.dump(k["stats"], StatView::Epoch, false);
+    kernels.push_back(std::move(k));
+    stats.close_epoch();
+  }
 
   bool timed() const { return mode != TimingMode::Functional; }
   bool at() const { return mode == TimingMode::AT; }

@@ -40,8 +40,10 @@ public:
 
   // Calls f(lane) for every set lane in ascending order: lane order is the
   // tie-break everywhere (coalescing, same-address stores, atomic serialization).
-  template <class F> constexpr void for_each(F&& f) const {
-    for (uint32_t b = bits_; b; b &= b - 1) f(unsigned(std::countr_zero(b)));
+  template <class F>
+  constexpr void for_each(F&& f) const {
+    for (uint32_t b = bits_; b; b &= b - 1)
+      f(unsigned(std::countr_zero(b)));
   }
 
   // ~m sets lanes a narrow warp does not have; AND with Warp::active() (the
@@ -59,7 +61,8 @@ private:
   uint32_t bits_ = 0;
 };
 
-template <class T> class Lanes {
+template <class T>
+class Lanes {
 public:
   using value_type = T;
 
@@ -69,15 +72,17 @@ public:
   constexpr Lanes(T x) { v_.fill(x); }
   // Explicit so that mixing widths (u32 index into u64 addresses) is visible.
   template <class U>
-    requires(!std::same_as<U, T>)
-  constexpr explicit Lanes(const Lanes<U>& o) {
-    for (unsigned i = 0; i < kMaxLanes; ++i) v_[i] = static_cast<T>(o[i]);
+  requires(!std::same_as<U, T>) constexpr explicit Lanes(const Lanes<U>& o) {
+    for (unsigned i = 0; i < kMaxLanes; ++i)
+      v_[i] = static_cast<T>(o[i]);
   }
 
   // f(lane) -> T for every lane.
-  template <class F> static constexpr Lanes generate(F&& f) {
+  template <class F>
+  static constexpr Lanes generate(F&& f) {
     Lanes r;
-    for (unsigned i = 0; i < kMaxLanes; ++i) r.v_[i] = static_cast<T>(f(i));
+    for (unsigned i = 0; i < kMaxLanes; ++i)
+      r.v_[i] = static_cast<T>(f(i));
     return r;
   }
 
@@ -91,13 +96,18 @@ public:
   constexpr auto begin() const { return v_.begin(); }
   constexpr auto end() const { return v_.end(); }
 
-  template <class U> constexpr Lanes<U> as() const { return Lanes<U>(*this); }
+  template <class U>
+  constexpr Lanes<U> as() const {
+    return Lanes<U>(*this);
+  }
 
   // Elementwise f(x) -> U.
-  template <class F> constexpr auto map(F&& f) const {
+  template <class F>
+  constexpr auto map(F&& f) const {
     using U = std::decay_t<decltype(f(v_[0]))>;
     Lanes<U> r;
-    for (unsigned i = 0; i < kMaxLanes; ++i) r[i] = f(v_[i]);
+    for (unsigned i = 0; i < kMaxLanes; ++i)
+      r[i] = f(v_[i]);
     return r;
   }
   // Lanes equal in every lane of m (inactive lanes hold don't-care values).
@@ -110,10 +120,13 @@ public:
 #define TLMGPU_LANES_BINOP(op, ...)                                                                \
   friend constexpr Lanes operator op(const Lanes& a, const Lanes& b) __VA_ARGS__ {                 \
     Lanes r;                                                                                       \
-    for (unsigned i = 0; i < kMaxLanes; ++i) r.v_[i] = static_cast<T>(a.v_[i] op b.v_[i]);         \
+    for (unsigned i = 0; i < kMaxLanes; ++i)                                                       \
+      r.v_[i] = static_cast<T>(a.v_[i] op b.v_[i]);                                                \
     return r;                                                                                      \
   }                                                                                                \
-  constexpr Lanes& operator op##=(const Lanes& b) __VA_ARGS__ { return *this = *this op b; }
+  constexpr Lanes& operator op##=(const Lanes& b) __VA_ARGS__ {                                    \
+    return *this = *this op b;                                                                     \
+  }
   TLMGPU_LANES_BINOP(+)
   TLMGPU_LANES_BINOP(-)
   TLMGPU_LANES_BINOP(*)
@@ -126,13 +139,16 @@ public:
   TLMGPU_LANES_BINOP(>>, requires std::integral<T>)
 #undef TLMGPU_LANES_BINOP
 
-  friend constexpr Lanes operator-(const Lanes& a) { return a.map([](T x) { return T(-x); }); }
+  friend constexpr Lanes operator-(const Lanes& a) {
+    return a.map([](T x) { return T(-x); });
+  }
 
   // Comparisons give the lanes where they hold, ready to AND into a mask.
 #define TLMGPU_LANES_CMP(op)                                                                       \
   friend constexpr Mask operator op(const Lanes& a, const Lanes& b) {                              \
     uint32_t m = 0;                                                                                \
-    for (unsigned i = 0; i < kMaxLanes; ++i) m |= uint32_t(a.v_[i] op b.v_[i]) << i;               \
+    for (unsigned i = 0; i < kMaxLanes; ++i)                                                       \
+      m |= uint32_t(a.v_[i] op b.v_[i]) << i;                                                      \
     return Mask(m);                                                                                \
   }
   TLMGPU_LANES_CMP(==)
@@ -148,7 +164,8 @@ private:
 };
 
 // m ? a : b per lane (SIMT predication).
-template <class T> constexpr Lanes<T> select(Mask m, const Lanes<T>& a, const Lanes<T>& b) {
+template <class T>
+constexpr Lanes<T> select(Mask m, const Lanes<T>& a, const Lanes<T>& b) {
   Lanes<T> r = b;
   m.for_each([&](unsigned i) { r[i] = a[i]; });
   return r;
@@ -161,23 +178,39 @@ constexpr Lanes<uint32_t> lane_index() {
 
 // &base[index] per lane for an array of T: the address arithmetic of
 // `ptr[i]`, with the index widened before scaling so it cannot wrap.
-template <class T, class I> constexpr Lanes<Addr> address_of(Addr base, const Lanes<I>& index) {
+template <class T, class I>
+constexpr Lanes<Addr> address_of(Addr base, const Lanes<I>& index) {
   static_assert(std::is_integral_v<I>, "an index must be an integer");
   return index.map([base](I i) { return Addr(base + Addr(i) * sizeof(T)); });
 }
 
 // Raw bit patterns, zero-extended to 64 bits: how values travel through the
 // memory system (a float lives as its IEEE bits; see atomic_ops.hpp).
-template <unsigned N> struct uint_of_size;
-template <> struct uint_of_size<1> { using type = uint8_t; };
-template <> struct uint_of_size<2> { using type = uint16_t; };
-template <> struct uint_of_size<4> { using type = uint32_t; };
-template <> struct uint_of_size<8> { using type = uint64_t; };
+template <unsigned N>
+struct uint_of_size;
+template <>
+struct uint_of_size<1> {
+  using type = uint8_t;
+};
+template <>
+struct uint_of_size<2> {
+  using type = uint16_t;
+};
+template <>
+struct uint_of_size<4> {
+  using type = uint32_t;
+};
+template <>
+struct uint_of_size<8> {
+  using type = uint64_t;
+};
 
-template <class T> constexpr uint64_t to_bits(T v) {
+template <class T>
+constexpr uint64_t to_bits(T v) {
   return std::bit_cast<typename uint_of_size<sizeof(T)>::type>(v);
 }
-template <class T> constexpr T from_bits(uint64_t b) {
+template <class T>
+constexpr T from_bits(uint64_t b) {
   using U = typename uint_of_size<sizeof(T)>::type;
   return std::bit_cast<T>(static_cast<U>(b));
 }

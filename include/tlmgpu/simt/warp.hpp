@@ -34,8 +34,7 @@
 //   t.rethrow_if_failed();
 #pragma once
 
-#include "tlmgpu/simt/lanes.hpp"
-#include "tlmgpu/types.hpp"
+#include "tlmgpu/simt/warp_instr.hpp"
 
 #include <coroutine>
 #include <exception>
@@ -46,81 +45,18 @@
 
 namespace tlmgpu {
 
-// Grid and block sizes (CUDA dim3: unset dimensions are 1) ...
-struct Dim3 {
-  uint32_t x = 1, y = 1, z = 1;
-  constexpr uint64_t count() const { return uint64_t(x) * y * z; }
-  friend constexpr bool operator==(const Dim3&, const Dim3&) = default;
-};
-// ... and indices into them (CUDA uint3 blockIdx: unset dimensions are 0).
-struct Index3 {
-  uint32_t x = 0, y = 0, z = 0;
-  friend constexpr bool operator==(const Index3&, const Index3&) = default;
-};
-
-// What the SM must time and perform next. Values are raw bits, zero-extended.
-struct WarpInstr {
-  enum class Kind : uint8_t {
-    Compute,      // `count` ALU instructions
-    Load,         // global, `size` bytes per lane
-    Store,        // global, values in `operand`
-    Atomic,       // global RMW, old values to `results`
-    Red,          // global RMW without result (PTX red)
-    SharedLoad,   // `addr` holds offsets into the CTA's shared memory
-    SharedStore,  //
-    SharedAtomic, // old values to `results`
-    Barrier,      // __syncthreads: the CTA's warps meet here
-    Fence,        // ordering point at `scope`
-    Exit,         // never pending; the kind a scheduler sees for a finished warp
-  };
-  Kind kind = Kind::Compute;
-  uint32_t count = 0; // Compute only; 0 is a no-op the SM may complete at once
-  Mask mask;          // active lanes, already ANDed with Warp::active()
-  DataType type = DataType::U32;
-  uint8_t size = 0; // bytes per lane: 1, 2, 4, 8 (loads/stores), size_of(type) for atomics
-  AtomicOp op = AtomicOp::Add;
-  MemOrder order = MemOrder::Relaxed;
-  Scope scope = Scope::Device;
-  Lanes<Addr> addr;
-  Lanes<uint64_t> operand; // store data or atomic operand
-  Lanes<uint64_t> compare; // CAS only
-  Lanes<uint64_t>* results = nullptr;
-
-  bool is_global() const { return kind >= Kind::Load && kind <= Kind::Red; }
-  bool is_shared() const { return kind >= Kind::SharedLoad && kind <= Kind::SharedAtomic; }
-  bool is_memory() const { return is_global() || is_shared(); }
-  bool returns_values() const {
-    return kind == Kind::Load || kind == Kind::Atomic || kind == Kind::SharedLoad ||
-           kind == Kind::SharedAtomic;
-  }
-};
-std::string_view to_string(WarpInstr::Kind k);
-
-// Types a load/store moves: any 1/2/4/8-byte integer or float.
-template <class T>
-concept MemoryValue = (std::is_integral_v<T> || std::is_floating_point_v<T>) &&
-                      !std::is_same_v<T, bool> &&
-                      (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
-// Types an atomic works on (CUDA's set): 32-bit integers, unsigned 64-bit, float, double.
-template <class T>
-concept AtomicValue = MemoryValue<T> && (std::is_floating_point_v<T> || sizeof(T) == 4 ||
-                                         (sizeof(T) == 8 && std::is_unsigned_v<T>));
-
-// DataType closest to T; for 1- and 2-byte types WarpInstr::size is what counts.
-template <MemoryValue T> constexpr DataType data_type_of() {
-  if constexpr (std::is_floating_point_v<T>) return sizeof(T) == 4 ? DataType::F32 : DataType::F64;
-  else if constexpr (sizeof(T) == 8) return DataType::U64;
-  else return std::is_signed_v<T> ? DataType::S32 : DataType::U32;
-}
-
 class Warp;
 class WarpTask;
-template <class R> class WarpOp;
+template <class R>
+class WarpOp;
 
 namespace detail {
-template <class T> struct is_warp_awaitable : std::false_type {};
-template <class R> struct is_warp_awaitable<WarpOp<R>> : std::true_type {};
-template <> struct is_warp_awaitable<WarpTask> : std::true_type {};
+template <class T>
+struct is_warp_awaitable : std::false_type {};
+template <class R>
+struct is_warp_awaitable<WarpOp<R>> : std::true_type {};
+template <>
+struct is_warp_awaitable<WarpTask> : std::true_type {};
 } // namespace detail
 
 class [[nodiscard]] WarpTask {
@@ -141,7 +77,8 @@ public:
 
     // The promise finds the Warp among the coroutine's parameters, so the
     // task can resume whichever nested call is suspended.
-    template <class... A> explicit promise_type(A&... args) : warp(find_warp(args...)) {
+    template <class... A>
+    explicit promise_type(A&... args) : warp(find_warp(args...)) {
       static_assert((std::is_same_v<A, Warp> || ...),
                     "a WarpTask coroutine takes a (non-const) Warp& parameter");
     }
@@ -153,7 +90,8 @@ public:
     void return_void() {}
     void unhandled_exception() { error = std::current_exception(); }
 
-    template <class A> A&& await_transform(A&& a) noexcept {
+    template <class A>
+    A&& await_transform(A&& a) noexcept {
       static_assert(detail::is_warp_awaitable<std::remove_cvref_t<A>>::value,
                     "a kernel may only co_await warp instructions (w.load, w.atomic, ...) or "
                     "another WarpTask");
@@ -161,7 +99,8 @@ public:
     }
 
   private:
-    template <class... A> static Warp* find_warp(A&... args);
+    template <class... A>
+    static Warp* find_warp(A&... args);
   };
 
   WarpTask() = default;
@@ -209,7 +148,8 @@ private:
 };
 
 // The awaitable one instruction returns. R is void or Lanes<T>.
-template <class R> class [[nodiscard]] WarpOp {
+template <class R>
+class [[nodiscard]] WarpOp {
 public:
   explicit WarpOp(Warp& w) : w_(&w) {}
   bool await_ready() const noexcept { return false; }
@@ -276,7 +216,8 @@ public:
   WarpOp<void> red(AtomicOp op, const Lanes<Addr>& addrs, const Lanes<T>& v, Mask m,
                    MemOrder order = MemOrder::Relaxed, Scope scope = Scope::Device);
   // Shared memory: byte offsets into the CTA's shared window (static + dynamic).
-  template <MemoryValue T> WarpOp<Lanes<T>> shared_load(const Lanes<Addr>& offsets, Mask m);
+  template <MemoryValue T>
+  WarpOp<Lanes<T>> shared_load(const Lanes<Addr>& offsets, Mask m);
   template <MemoryValue T>
   WarpOp<void> shared_store(const Lanes<Addr>& offsets, const Lanes<T>& v, Mask m);
   template <AtomicValue T>
@@ -303,7 +244,8 @@ public:
 
 private:
   friend class WarpTask;
-  template <class R> friend class WarpOp;
+  template <class R>
+  friend class WarpOp;
 
   WarpInstr& stage(WarpInstr::Kind k, Mask m);
   template <class T>
@@ -333,7 +275,8 @@ void check_access_order(MemOrder order, bool is_store);
 
 // ---------------------------------------------------------------- inline parts
 
-template <class... A> Warp* WarpTask::promise_type::find_warp(A&... args) {
+template <class... A>
+Warp* WarpTask::promise_type::find_warp(A&... args) {
   Warp* w = nullptr;
   auto pick = [&w](auto& a) {
     if constexpr (std::is_same_v<std::remove_reference_t<decltype(a)>, Warp>)
@@ -367,11 +310,13 @@ inline void WarpTask::resume() {
   (next ? next : std::coroutine_handle<>(h_)).resume();
 }
 
-template <class R> void WarpOp<R>::await_suspend(std::coroutine_handle<> h) noexcept {
+template <class R>
+void WarpOp<R>::await_suspend(std::coroutine_handle<> h) noexcept {
   w_->suspend_on(h);
 }
 
-template <class R> R WarpOp<R>::await_resume() const {
+template <class R>
+R WarpOp<R>::await_resume() const {
   if constexpr (!std::is_void_v<R>) {
     using T = typename R::value_type;
     return w_->results_.map([](uint64_t b) { return from_bits<T>(b); });
@@ -447,7 +392,8 @@ WarpOp<void> Warp::red(AtomicOp op, const Lanes<Addr>& addrs, const Lanes<T>& v,
   return WarpOp<void>(*this);
 }
 
-template <MemoryValue T> WarpOp<Lanes<T>> Warp::shared_load(const Lanes<Addr>& offsets, Mask m) {
+template <MemoryValue T>
+WarpOp<Lanes<T>> Warp::shared_load(const Lanes<Addr>& offsets, Mask m) {
   WarpInstr& in = stage(WarpInstr::Kind::SharedLoad, m);
   in.type = data_type_of<T>();
   in.size = sizeof(T);
@@ -470,7 +416,8 @@ WarpOp<void> Warp::shared_store(const Lanes<Addr>& offsets, const Lanes<T>& v, M
 template <AtomicValue T>
 WarpOp<Lanes<T>> Warp::shared_atomic(AtomicOp op, const Lanes<Addr>& offsets, const Lanes<T>& v,
                                      Mask m) {
-  if (op == AtomicOp::Cas) throw std::invalid_argument("shared_atomic(Cas, ...): use shared_atomic_cas");
+  if (op == AtomicOp::Cas)
+    throw std::invalid_argument("shared_atomic(Cas, ...): use shared_atomic_cas");
   stage_rmw(WarpInstr::Kind::SharedAtomic, op, offsets, v, m).scope = Scope::Cta;
   return WarpOp<Lanes<T>>(*this);
 }

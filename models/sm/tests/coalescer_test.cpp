@@ -116,7 +116,8 @@ TEST_CASE("coalescer: sub-word loads scatter zero-extended bytes", "[coalescer]"
   REQUIRE(r.size() == 1);
   CHECK(r[0].access.sector_mask == 0x1);
   std::array<uint8_t, 128> line{};
-  for (unsigned i = 0; i < 128; ++i) line[i] = uint8_t(0xf0 + i);
+  for (unsigned i = 0; i < 128; ++i)
+    line[i] = uint8_t(0xf0 + i);
   Lanes<uint64_t> res;
   c.scatter_load(in, r[0], line.data(), res);
   CHECK(res[0] == 0xf0);
@@ -126,8 +127,8 @@ TEST_CASE("coalescer: sub-word loads scatter zero-extended bytes", "[coalescer]"
 
 TEST_CASE("coalescer: stores carry data and byte enables; the highest lane wins", "[coalescer]") {
   Coalescer c;
-  Lanes<Addr> a = linear(0x800, 8);  // lanes 0..15: 8-byte stride, two sectors... of 0x800
-  a[20] = 0x808;                     // lane 20 writes the same bytes as lane 1
+  Lanes<Addr> a = linear(0x800, 8); // lanes 0..15: 8-byte stride, two sectors... of 0x800
+  a[20] = 0x808;                    // lane 20 writes the same bytes as lane 1
   WarpInstr in = instr(WarpInstr::Kind::Store, a, 4, Mask(0x0010ffff));
   in.operand = Lanes<uint64_t>::generate([](unsigned l) { return 0xa0a0a000u + l; });
   auto r = run(c, in);
@@ -197,8 +198,7 @@ TEST_CASE("coalescer: 4 words x 8 lanes make 8 requests of 4 lanes", "[coalescer
   CHECK(c.sectors() == 32);
 }
 
-TEST_CASE("coalescer: atomics over two lines, CAS operands, scatter of old values",
-          "[coalescer]") {
+TEST_CASE("coalescer: atomics over two lines, CAS operands, scatter of old values", "[coalescer]") {
   Coalescer c;
   Lanes<Addr> a(0);
   a[0] = 0x1000, a[1] = 0x2000, a[2] = 0x1000, a[3] = 0x1008;
@@ -220,7 +220,8 @@ TEST_CASE("coalescer: atomics over two lines, CAS operands, scatter of old value
   Lanes<uint64_t> res;
   for (const LineRequest& q : r) {
     GpuAccess done = q.access;
-    for (unsigned k = 0; k < done.num_lanes; ++k) done.lanes[k].result = 7000 + done.lanes[k].lane;
+    for (unsigned k = 0; k < done.num_lanes; ++k)
+      done.lanes[k].result = 7000 + done.lanes[k].lane;
     Coalescer::scatter_atomic(done, res);
   }
   CHECK(res.equals(Lanes<uint64_t>::generate([](unsigned l) { return 7000 + l; }), Mask(0xf)));

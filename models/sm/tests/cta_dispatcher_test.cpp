@@ -35,7 +35,8 @@ TEST_CASE("cta dispatcher: round robin until every slot is full", "[cta]") {
   CHECK_FALSE(d.next());
   CHECK_FALSE(d.all_done());
   for (uint32_t sm = 0; sm < 3; ++sm)
-    while (d.resident(sm)) d.retire(sm);
+    while (d.resident(sm))
+      d.retire(sm);
   CHECK(d.all_done());
   CHECK_THROWS_AS(d.retire(0), std::logic_error);
 }

@@ -28,8 +28,8 @@ TEST_CASE("occupancy: registers, shared memory and the CTA count can bind", "[oc
   auto r = occupancy(titanv, {256, 64, 0}, kShared);
   CHECK(r.ctas_per_sm == 4); // 65536 / (256 * 64)
   CHECK(r.limit == OccupancyLimit::Registers);
-  // 33 registers round up to 36: 65536 / (256 * 36) = 7.
-  CHECK(occupancy(titanv, {256, 33, 0}, kShared).ctas_per_sm == 7);
+  // 29 registers round up to 32: 65536 / (128 * 32) = 16, not 17.
+  CHECK(occupancy(titanv, {128, 29, 0}, kShared).by_registers == 16);
   r = occupancy(titanv, {128, 16, 40000}, kShared);
   CHECK(r.ctas_per_sm == 2); // 98304 / 40000
   CHECK(r.limit == OccupancyLimit::SharedMemory);
@@ -45,8 +45,7 @@ TEST_CASE("occupancy: registers, shared memory and the CTA count can bind", "[oc
   CHECK(occupancy(titanv, {128, 16, 16384}, 32768).ctas_per_sm == 2);
 }
 
-TEST_CASE("occupancy: warps bind when the warp limit is below threads / warp_size",
-          "[occupancy]") {
+TEST_CASE("occupancy: warps bind when the warp limit is below threads / warp_size", "[occupancy]") {
   SmSpec sm = titanv;
   sm.max_warps = 48;
   auto r = occupancy(sm, {256, 0, 0}, kShared);

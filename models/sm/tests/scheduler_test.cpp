@@ -12,7 +12,8 @@ namespace {
 
 std::vector<WarpView> warps(unsigned n) {
   std::vector<WarpView> v(n);
-  for (unsigned i = 0; i < n; ++i) v[i] = {i, true, true, i, WarpInstr::Kind::Compute};
+  for (unsigned i = 0; i < n; ++i)
+    v[i] = {i, true, true, i, WarpInstr::Kind::Compute};
   return v;
 }
 
@@ -42,7 +43,8 @@ TEST_CASE("lrr: round robin from the slot after the last issued", "[scheduler]")
 
 TEST_CASE("lrr: order is by slot, not by list position", "[scheduler]") {
   LrrPolicy p;
-  std::vector<WarpView> w = {{9, true, true, 0, {}}, {2, true, true, 1, {}}, {5, true, true, 2, {}}};
+  std::vector<WarpView> w = {
+      {9, true, true, 0, {}}, {2, true, true, 1, {}}, {5, true, true, 2, {}}};
   CHECK(issue(p, w, 4) == std::vector<int>{2, 5, 9, 2});
   // A pick the SM did not issue does not move the pointer.
   CHECK(p.pick(w) == 5u);
@@ -60,7 +62,8 @@ TEST_CASE("gto: stays on the last issued warp while it is ready", "[scheduler]")
   CHECK(issue(p, w, 1) == std::vector<int>{2}); // greedy beats older
   w[2].valid = false;                           // the greedy warp exits
   CHECK(issue(p, w, 1) == std::vector<int>{1});
-  for (auto& v : w) v.ready = false;
+  for (auto& v : w)
+    v.ready = false;
   CHECK(issue(p, w, 1) == std::vector<int>{-1});
 }
 

@@ -1,0 +1,49 @@
+// Device allocations made by the host program (cudaMalloc-like). The SM
+// checks every lane's address against them, so an out-of-bounds access is
+// reported with its warp, lane and address instead of silently corrupting
+// another buffer.
+#pragma once
+
+#include "tlmgpu/types.hpp"
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace tlmgpu {
+
+class DeviceMemory {
+public:
+  static constexpr Addr kBase = 0x10000000; // keeps address 0 (a null pointer) invalid
+  static constexpr Addr kAlign = 256;
+
+  Addr allocate(uint64_t bytes, const std::string& label = "") {
+    if (bytes == 0) throw std::invalid_argument("device malloc of 0 bytes");
+    Addr a = next_;
+    next_ += (bytes + kAlign - 1) / kAlign * kAlign + kAlign; // a guard gap between buffers
+    allocs_[a] = {bytes, label};
+    return a;
+  }
+  void release(Addr a) {
+    if (!allocs_.erase(a)) throw std::invalid_argument("device free of an address that is not an allocation");
+  }
+  // True when [a, a+n) lies inside one live allocation.
+  bool contains(Addr a, uint64_t n) const {
+    auto it = allocs_.upper_bound(a);
+    if (it == allocs_.begin()) return false;
+    --it;
+    return a >= it->first && a + n <= it->first + it->second.bytes;
+  }
+  size_t live() const { return allocs_.size(); }
+
+private:
+  struct Alloc {
+    uint64_t bytes;
+    std::string label;
+  };
+  std::map<Addr, Alloc> allocs_;
+  Addr next_ = kBase;
+};
+
+} // namespace tlmgpu

@@ -1,0 +1,405 @@
+#include "models/sm/sm_module.hpp"
+
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include <sstream>
+
+using namespace sc_core;
+
+namespace tlmgpu {
+
+SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& parent)
+    : sc_module(n), id(id), stats_(parent, basename()),
+      l1("l1", ctx, ctx.platform.l1, id, ctx.platform.sm.clock_mhz, stats_), ctx_(ctx),
+      spec_(ctx.platform.sm), clk_(ctx.platform.sm.clock_mhz),
+      coalescer_(ctx.platform.l1.line_bytes, ctx.platform.l1.sector_bytes),
+      smem_(ctx.platform.shared_mem), sched_busy_until_(ctx.platform.sm.schedulers, 0),
+      warps_(ctx.platform.sm.max_warps), ctas_(ctx.platform.sm.max_ctas),
+      lsu_port_("lsu", 1u << 20, [this](Payload& t) { on_lsu_response(t); }),
+      warp_instructions_(stats_.counter("warp_instructions", "instructions", "warp instructions issued (compute(n) counts n)")),
+      active_cycles_(stats_.counter("active_cycles", "cycles", "cycles with at least one resident warp")),
+      global_requests_(stats_.counter("global_requests", "requests", "line requests sent to the L1 (after coalescing)")),
+      atomic_requests_(stats_.counter("atomic_requests", "requests", "line requests of global atomics and reds")),
+      loads_(stats_.counter("loads", "instructions", "global load warp instructions")),
+      stores_(stats_.counter("stores", "instructions", "global store warp instructions")),
+      atomics_(stats_.counter("atomics", "instructions", "global atomic warp instructions (value returning)")),
+      reds_(stats_.counter("reds", "instructions", "global reduction warp instructions (no return)")),
+      shared_ops_(stats_.counter("shared_ops", "instructions", "shared-memory warp instructions")),
+      barriers_(stats_.counter("barriers", "instructions", "barrier instructions")),
+      fences_(stats_.counter("fences", "instructions", "fence instructions")),
+      ctas_done_(stats_.counter("ctas", "CTAs", "CTAs completed")),
+      stall_memory_(stats_.counter("stall_memory", "cycles", "no issue: every resident warp waits for memory")),
+      stall_barrier_(stats_.counter("stall_barrier", "cycles", "no issue: warps wait at a barrier (none for memory)")),
+      stall_scoreboard_(stats_.counter("stall_scoreboard", "cycles", "no issue: warps wait for ALU/shared-memory results")),
+      stall_idle_(stats_.counter("stall_no_warp", "cycles", "no resident warp while the kernel runs")) {
+  SC_HAS_PROCESS(SmModule);
+  SC_THREAD(run);
+  stats_.formula("ipc", "instructions/cycle", "warp_instructions / active_cycles", [this](StatView v) {
+    return ratio(warp_instructions_.value(v), active_cycles_.value(v));
+  });
+  stats_.formula("atgr", "ratio", "atomic_requests / global_requests (LAB paper's ATGR)",
+                 [this](StatView v) { return ratio(atomic_requests_.value(v), global_requests_.value(v)); });
+  mem_ops_ = std::make_unique<StatGroup>(stats_, "mem_ops");
+  StatGroup* mem = mem_ops_.get();
+  for (Scope s : {Scope::Cta, Scope::Device, Scope::System})
+    by_scope_[size_t(s)] = &mem->counter(std::string("scope_") + std::string(to_string(s)), "instructions",
+                                         "global loads/stores/atomics/reds with this scope");
+  for (MemOrder o : {MemOrder::Relaxed, MemOrder::Acquire, MemOrder::Release, MemOrder::AcqRel,
+                     MemOrder::SeqCst, MemOrder::Commutative})
+    by_order_[size_t(o)] = &mem->counter(std::string("order_") + std::string(to_string(o)), "instructions",
+                                         "global loads/stores/atomics/reds with this order");
+  for (uint32_t i = 0; i < spec_.schedulers; ++i) schedulers_.push_back(make_scheduler(spec_.scheduler));
+}
+
+void SmModule::before_end_of_elaboration() {
+  if (!external_lsu_) lsu_port_.socket.bind(l1.port.socket);
+  else {
+    unused_lsu_ = std::make_unique<tlm_utils::simple_target_socket<SmModule>>("unused_lsu");
+    lsu_port_.socket.bind(*unused_lsu_);
+  }
+}
+
+void SmModule::begin_kernel(const KernelLaunch& k, const DeviceMemory& mem) {
+  kernel_ = &k;
+  mem_ = &mem;
+}
+
+void SmModule::start_cta(uint32_t cta_linear) {
+  const KernelLaunch& k = *kernel_;
+  uint32_t c = 0;
+  while (c < ctas_.size() && ctas_[c].valid) ++c;
+  sc_assert(c < ctas_.size() && "dispatcher exceeded the SM's CTA slots");
+  const uint32_t warps = uint32_t((k.block.count() + spec_.warp_size - 1) / spec_.warp_size);
+  CtaSlot& cta = ctas_[c];
+  cta = CtaSlot{true, cta_linear, warps, 0, c * k.shared_bytes};
+  ++live_ctas_;
+  Warp::Geometry g;
+  g.grid = k.grid;
+  g.block = k.block;
+  g.cta = {uint32_t(cta_linear % k.grid.x), uint32_t(cta_linear / k.grid.x % k.grid.y),
+           uint32_t(cta_linear / (uint64_t(k.grid.x) * k.grid.y))};
+  g.warp_size = spec_.warp_size;
+  const Cycle now = clk_.now();
+  for (uint32_t w = 0, slot = 0; w < warps; ++w, ++slot) {
+    while (slot < warps_.size() && warps_[slot].valid) ++slot;
+    sc_assert(slot < warps_.size() && "dispatcher exceeded the SM's warp slots");
+    g.warp_in_cta = w;
+    WarpSlot& ws = warps_[slot];
+    ws = WarpSlot{};
+    ws.valid = true;
+    ws.warp = std::make_unique<Warp>(g);
+    ws.task = k.body(*ws.warp);
+    ws.cta_slot = c;
+    ws.age = next_age_++;
+    ws.ready_at = now;
+    advance(slot); // run to the first instruction
+  }
+  work_.notify(SC_ZERO_TIME);
+}
+
+[[noreturn]] void SmModule::fail(uint32_t slot, const std::string& what) const {
+  const WarpSlot& w = warps_[slot];
+  std::ostringstream os;
+  os << "kernel '" << kernel_->name << "' on " << name() << ", CTA " << ctas_[w.cta_slot].cta
+     << " warp " << w.warp->warp_in_cta() << ": " << what;
+  throw SimError(os.str());
+}
+
+// Resume the coroutine: it runs host-side C++ until its next instruction (or
+// the end). An exception inside the kernel becomes a SimError naming the warp.
+void SmModule::advance(uint32_t slot) {
+  WarpSlot& w = warps_[slot];
+  w.warp->complete();
+  w.task.resume();
+  if (w.task.failed()) {
+    try {
+      w.task.rethrow_if_failed();
+    } catch (const SimError&) {
+      throw;
+    } catch (const std::exception& e) {
+      fail(slot, e.what());
+    }
+  }
+  if (w.task.done()) retire_warp(slot);
+}
+
+void SmModule::retire_warp(uint32_t slot) {
+  WarpSlot& w = warps_[slot];
+  CtaSlot& cta = ctas_[w.cta_slot];
+  w.task = WarpTask{};
+  w.warp.reset();
+  w.valid = false;
+  --cta.live_warps;
+  // Exited warps no longer count toward a barrier the others wait at.
+  if (cta.live_warps > 0 && cta.at_barrier == cta.live_warps) arrive_barrier(slot, clk_.now());
+  if (cta.live_warps == 0) {
+    cta.valid = false;
+    --live_ctas_;
+    ++ctas_done_;
+    if (on_cta_done) on_cta_done(id);
+  }
+}
+
+void SmModule::check_bounds(uint32_t slot, const WarpInstr& in) const {
+  for (unsigned l = 0; l < kMaxLanes; ++l) {
+    if (!in.mask.test(l)) continue;
+    if (!mem_->contains(in.addr[l], in.size)) {
+      std::ostringstream os;
+      os << "lane " << l << " accesses 0x" << std::hex << in.addr[l] << std::dec << " (" << int(in.size)
+         << " bytes), outside every device allocation";
+      fail(slot, os.str());
+    }
+  }
+}
+
+void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
+  WarpSlot& w = warps_[slot];
+  check_bounds(slot, in);
+  if (in.kind == WarpInstr::Kind::Load) ++loads_;
+  else if (in.kind == WarpInstr::Kind::Store) ++stores_;
+  else if (in.kind == WarpInstr::Kind::Atomic) ++atomics_;
+  else ++reds_;
+  ++*by_scope_[size_t(in.scope)];
+  ++*by_order_[size_t(in.order)];
+  std::span<const LineRequest> reqs;
+  try {
+    reqs = coalescer_.coalesce(in);
+  } catch (const std::exception& e) {
+    fail(slot, e.what());
+  }
+  const bool rmw = in.kind == WarpInstr::Kind::Atomic || in.kind == WarpInstr::Kind::Red;
+  global_requests_ += reqs.size();
+  if (rmw) atomic_requests_ += reqs.size();
+  Cycle done = now + 1;
+  for (const LineRequest& r : reqs) {
+    GpuPayload* p = ctx_.pool.allocate();
+    GpuAccess a = r.access;
+    a.src_sm = id;
+    a.src_warp = uint16_t(slot);
+    a.src_cta = ctas_[w.cta_slot].cta;
+    a.txn_id = ctx_.pool.next_txn_id();
+    const bool write = a.kind == AccessKind::Store;
+    p->setup(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, r.line, coalescer_.line_bytes(), a);
+    if (write) {
+      std::copy_n(r.data.data(), coalescer_.line_bytes(), p->data());
+      std::copy_n(r.byte_enable.data(), coalescer_.line_bytes(), p->byte_enable());
+      p->enable_bytes(coalescer_.line_bytes());
+    }
+    lsu_free_ = std::max(lsu_free_, now) + 1; // one line request per cycle leaves the LD/ST unit
+    if (ctx_.at()) {
+      in_flight_.emplace(p, InFlight{slot, r});
+      ++w.outstanding;
+      lsu_port_.send(*p);
+      continue;
+    }
+    sc_time d = ctx_.timed() ? clk_.until(lsu_free_ - 1) : SC_ZERO_TIME;
+    const sc_time base = sc_time_stamp();
+    lsu_port_.b_transport(*p, d);
+    if (ctx_.timed()) done = std::max(done, clk_.at_or_after(base + d));
+    if (in.kind == WarpInstr::Kind::Load) coalescer_.scatter_load(in, r, p->data(), w.warp->results());
+    else if (in.kind == WarpInstr::Kind::Atomic) Coalescer::scatter_atomic(p->access(), w.warp->results());
+    p->release();
+  }
+  // Blocking modes have every answer by now; an instruction with no active
+  // lane sends nothing and completes at once in every mode.
+  if (!ctx_.at() || reqs.empty()) {
+    w.ready_at = ctx_.timed() ? done : now;
+    advance(slot);
+  }
+}
+
+void SmModule::on_lsu_response(Payload& t) {
+  auto it = in_flight_.find(&t);
+  sc_assert(it != in_flight_.end());
+  const uint32_t slot = it->second.slot;
+  WarpSlot& w = warps_[slot];
+  const WarpInstr& in = *w.warp->pending();
+  auto& p = static_cast<GpuPayload&>(t);
+  if (in.kind == WarpInstr::Kind::Load) coalescer_.scatter_load(in, it->second.req, p.data(), w.warp->results());
+  else if (in.kind == WarpInstr::Kind::Atomic) Coalescer::scatter_atomic(p.access(), w.warp->results());
+  in_flight_.erase(it);
+  p.release();
+  if (--w.outstanding == 0) {
+    w.ready_at = clk_.now() + 1;
+    advance(slot);
+    response_.notify(SC_ZERO_TIME);
+  }
+}
+
+void SmModule::issue_shared(uint32_t slot, const WarpInstr& in, Cycle now) {
+  WarpSlot& w = warps_[slot];
+  ++shared_ops_;
+  std::array<SmemLane, kMaxLanes> lanes{};
+  const uint32_t base = ctas_[w.cta_slot].smem_base;
+  for (unsigned l = 0; l < kMaxLanes; ++l) {
+    if (!in.mask.test(l)) continue;
+    if (in.addr[l] + in.size > kernel_->shared_bytes) {
+      std::ostringstream os;
+      os << "lane " << l << " accesses shared offset " << in.addr[l] << " beyond the CTA's "
+         << kernel_->shared_bytes << " bytes of shared memory";
+      fail(slot, os.str());
+    }
+    lanes[l] = SmemLane{true, uint32_t(base + in.addr[l]), in.size};
+  }
+  Lanes<uint64_t>& res = w.warp->results();
+  Cycle c = 0;
+  try {
+    if (in.kind == WarpInstr::Kind::SharedLoad) c = smem_.load(lanes, res.array());
+    else if (in.kind == WarpInstr::Kind::SharedStore) c = smem_.store(lanes, in.operand.array());
+    else c = smem_.atomic(lanes, in.op, in.type, in.operand.array(), in.compare.array(), res.array());
+  } catch (const std::exception& e) {
+    fail(slot, e.what());
+  }
+  w.ready_at = now + (ctx_.timed() ? c : 0);
+  advance(slot);
+}
+
+void SmModule::arrive_barrier(uint32_t slot, Cycle now) {
+  CtaSlot& cta = ctas_[warps_[slot].cta_slot];
+  if (cta.at_barrier < cta.live_warps) return;
+  // Everyone arrived: release the CTA's warps.
+  cta.at_barrier = 0;
+  const uint32_t c = warps_[slot].cta_slot;
+  for (uint32_t s = 0; s < warps_.size(); ++s) {
+    if (!warps_[s].valid || warps_[s].cta_slot != c || !warps_[s].at_barrier) continue;
+    warps_[s].at_barrier = false;
+    warps_[s].ready_at = ctx_.timed() ? now + 1 : now;
+    advance(s);
+  }
+}
+
+void SmModule::issue(uint32_t slot, Cycle now) {
+  WarpSlot& w = warps_[slot];
+  const WarpInstr in = *w.warp->pending(); // copy: advance() stages the next one
+  using K = WarpInstr::Kind;
+  warp_instructions_ += in.kind == K::Compute ? std::max(1u, in.count) : 1;
+  switch (in.kind) {
+  case K::Compute:
+    w.ready_at = now + (ctx_.timed() ? Cycle(std::max(1u, in.count)) - 1 + spec_.alu_latency : 0);
+    advance(slot);
+    break;
+  case K::Load:
+  case K::Store:
+  case K::Atomic:
+  case K::Red: issue_global(slot, *w.warp->pending(), now); break;
+  case K::SharedLoad:
+  case K::SharedStore:
+  case K::SharedAtomic: issue_shared(slot, in, now); break;
+  case K::Barrier:
+    ++barriers_;
+    w.at_barrier = true;
+    ++ctas_[w.cta_slot].at_barrier;
+    arrive_barrier(slot, now);
+    break;
+  case K::Fence:
+    ++fences_;
+    // Warps block on every memory instruction, so nothing of this warp is in
+    // flight. A device/system-scope fence is an acquire point: drop the L1's
+    // (possibly stale) copies, as GPU VI protocols do.
+    if (in.scope != Scope::Cta) l1.flush_and_invalidate();
+    w.ready_at = now + (ctx_.timed() ? spec_.fence_latency : 0);
+    advance(slot);
+    break;
+  case K::Exit: break;
+  }
+}
+
+// One cycle of the schedulers. Returns whether anything issued.
+bool SmModule::issue_cycle(Cycle now) {
+  bool any = false;
+  const uint32_t n = uint32_t(schedulers_.size());
+  for (uint32_t s = 0; s < n; ++s) {
+    if (sched_busy_until_[s] > now) continue;
+    views_.clear();
+    for (uint32_t slot = s; slot < warps_.size(); slot += n) {
+      const WarpSlot& w = warps_[slot];
+      WarpView v;
+      v.slot = slot;
+      v.valid = w.valid;
+      if (w.valid) {
+        const WarpInstr* p = w.warp->pending();
+        v.ready = p && !w.at_barrier && w.outstanding == 0 && w.ready_at <= now;
+        v.age = w.age;
+        v.next = p ? p->kind : WarpInstr::Kind::Exit;
+      }
+      views_.push_back(v);
+    }
+    std::optional<uint32_t> pick = schedulers_[s]->pick(views_);
+    if (!pick) continue;
+    schedulers_[s]->issued(*pick);
+    const WarpInstr* p = warps_[*pick].warp->pending();
+    if (p->kind == WarpInstr::Kind::Compute && ctx_.timed())
+      sched_busy_until_[s] = now + std::max(1u, p->count); // n instructions, one per cycle
+    issue(*pick, now);
+    any = true;
+  }
+  return any;
+}
+
+Cycle SmModule::next_wakeup(Cycle now) const {
+  Cycle next = ~Cycle{0};
+  for (const WarpSlot& w : warps_)
+    if (w.valid && !w.at_barrier && w.outstanding == 0) next = std::min(next, std::max(w.ready_at, now + 1));
+  for (Cycle b : sched_busy_until_)
+    if (b > now) next = std::min(next, b);
+  return next;
+}
+
+// Why no warp could issue, judged from the warps' state now.
+Counter& SmModule::stall_reason() {
+  bool mem = false, bar = false, any = false;
+  for (const WarpSlot& w : warps_) {
+    if (!w.valid) continue;
+    any = true;
+    mem = mem || w.outstanding > 0;
+    bar = bar || w.at_barrier;
+  }
+  if (!any) return stall_idle_;
+  if (mem) return stall_memory_;
+  if (bar) return stall_barrier_;
+  return stall_scoreboard_;
+}
+
+void SmModule::run() {
+  tlm_utils::tlm_quantumkeeper qk;
+  qk.reset();
+  for (;;) {
+    if (live_ctas_ == 0) {
+      // Catch up with the kernel first, then re-check: a CTA may have arrived
+      // while we synced (waiting on work_ right away could miss its notify).
+      if (qk.get_local_time() != SC_ZERO_TIME) {
+        qk.sync();
+        continue;
+      }
+      wait(work_);
+      continue;
+    }
+    const Cycle now = ctx_.mode == TimingMode::LT ? clk_.at(qk.get_current_time()) : clk_.now();
+    const bool issued = issue_cycle(now);
+    if (live_ctas_ == 0) continue;
+    if (!ctx_.timed()) {
+      if (!issued) wait(response_); // functional: only an SM with nothing issuable waits
+      continue;
+    }
+    ++active_cycles_;
+    Counter* stall = issued ? nullptr : &stall_reason();
+    if (stall) ++*stall;
+    const Cycle next = issued ? now + 1 : next_wakeup(now);
+    Cycle woke = next;
+    if (ctx_.mode == TimingMode::LT) {
+      sc_assert(next != ~Cycle{0} && "LT: every warp waits for an event that cannot come");
+      qk.set(clk_.cycles(next) - sc_time_stamp());
+      if (qk.need_sync()) qk.sync();
+    } else {
+      if (next == ~Cycle{0}) wait(response_);
+      else wait(clk_.until(next), response_); // a memory response may come first
+      woke = std::max(clk_.now(), now + 1);
+    }
+    if (stall && woke > now + 1) { // the skipped cycles stalled for the same reason
+      *stall += woke - now - 1;
+      active_cycles_ += woke - now - 1;
+    }
+  }
+}
+
+} // namespace tlmgpu

@@ -1,0 +1,14 @@
+#pragma once
+
+#include "tlmgpu/sim/workload.hpp"
+#include "tlmgpu/simt/warp.hpp"
+
+namespace tlmgpu {
+
+struct HistogramArgs;
+using WarpTaskFactory = WarpTask (*)(Warp&, HistogramArgs);
+
+WorkloadEntry histogram_workload();
+WorkloadEntry histogram_shared_workload();
+
+} // namespace tlmgpu
