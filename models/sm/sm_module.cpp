@@ -378,7 +378,10 @@ void SmModule::run() {
     const bool issued = issue_cycle(now);
     if (live_ctas_ == 0) continue;
     if (!ctx_.timed()) {
-      if (!issued) wait(response_); // functional: only an SM with nothing issuable waits
+      // No time passes, so yield now and then: a warp spinning on a flag that
+      // another SM sets must let that SM's thread run.
+      if (!issued) wait(response_);
+      else if (++functional_steps_ % 64 == 0) wait(sc_core::SC_ZERO_TIME);
       continue;
     }
     ++active_cycles_;

@@ -98,7 +98,8 @@ private:
   std::unordered_map<Payload*, InFlight> in_flight_;
   std::unique_ptr<StatGroup> mem_ops_;
   sc_core::sc_event work_, response_;
-  Cycle lsu_free_ = 0; // the LD/ST unit sends one line request per cycle
+  Cycle lsu_free_ = 0;
+  uint64_t functional_steps_ = 0; // the LD/ST unit sends one line request per cycle
 
   Counter &warp_instructions_, &active_cycles_, &global_requests_, &atomic_requests_, &loads_,
       &stores_, &atomics_, &reds_, &shared_ops_, &barriers_, &fences_, &ctas_done_;

@@ -39,6 +39,22 @@ void init_kernel_time() {
   sc_set_time_resolution(1, SC_FS);
 }
 
+void prepare_kernel(const PlatformSpec& p) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  sc_report_handler::set_actions(SC_ERROR, SC_THROW);
+  sc_report_handler::set_actions(SC_FATAL, SC_THROW);
+  init_kernel_time();
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(Clock(p.sm.clock_mhz).cycles(p.sim.quantum_cycles));
+}
+
+void simulate() {
+  try {
+    sc_start();
+  } catch (const sc_report& r) {
+    throw SimError(std::string("simulation stopped: ") + r.get_msg());
+  }
+}
+
 std::vector<WorkloadInfo> list_workloads() {
   std::vector<WorkloadInfo> v;
   for (const WorkloadEntry& e : workload_registry()) v.push_back(e.info);
@@ -65,24 +81,14 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
   std::unique_ptr<Workload> workload = entry.make(args);
   std::filesystem::create_directories(o.out_dir);
 
-  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-  sc_report_handler::set_actions(SC_ERROR, SC_THROW);
-  sc_report_handler::set_actions(SC_FATAL, SC_THROW);
-  init_kernel_time();
-
+  prepare_kernel(o.platform);
   SimContext ctx(o.platform, o.timing, o.seed);
   ctx.out_dir = o.out_dir;
-  tlm_utils::tlm_quantumkeeper::set_global_quantum(
-      Clock(o.platform.sm.clock_mhz).cycles(o.platform.sim.quantum_cycles));
   GpuModule gpu("gpu", ctx);
   workload->elaborate(ctx, gpu);
 
   const auto t0 = std::chrono::steady_clock::now();
-  try {
-    sc_start();
-  } catch (const sc_report& r) {
-    throw SimError(std::string("simulation stopped: ") + r.get_msg());
-  }
+  simulate();
   const double host_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!workload->finished())
     throw SimError("simulation ended before the workload finished (deadlock: no event left)");
@@ -100,7 +106,7 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
   stats["seed"] = o.seed;
   stats["check"] = error.empty() ? "passed" : "failed";
   stats["simulated"] = {{"cycles", cycles}, {"seconds", sc_time_stamp().to_seconds()}};
-  stats["kernels"] = nlohmann::json::array(); // per-kernel sections: SM issue
+  stats["kernels"] = ctx.kernels; // one section per kernel, epoch view
   ctx.stats.dump(stats["total"], StatView::Total, true);
   write_json(std::filesystem::path(o.out_dir) / "stats.json", stats);
 

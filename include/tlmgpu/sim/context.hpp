@@ -61,5 +61,10 @@ public:
 // Sets the kernel time resolution (1 fs, so clock periods are exact) once
 // before any sc_time exists.
 void init_kernel_time();
+// Everything before elaboration: time resolution, report actions (throw, so
+// errors come back as one SimError line), the LT quantum, no banner.
+void prepare_kernel(const PlatformSpec& p);
+// sc_start() to the end; SystemC reports become SimError.
+void simulate();
 
 } // namespace tlmgpu

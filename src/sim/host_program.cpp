@@ -1,0 +1,21 @@
+#include "tlmgpu/sim/host_program.hpp"
+
+namespace tlmgpu {
+
+ProgramResult run_host_program(const PlatformSpec& platform, TimingMode mode, uint64_t seed,
+                               const std::function<void(HostModule&)>& program) {
+  prepare_kernel(platform);
+  SimContext ctx(platform, mode, seed);
+  GpuModule gpu("gpu", ctx);
+  HostModule host("host", ctx, gpu);
+  host.program = program;
+  simulate();
+  if (!host.finished()) throw SimError("simulation ended before the host program finished (deadlock)");
+  ProgramResult r;
+  ctx.stats.dump(r.stats["total"], StatView::Total, true);
+  r.stats["kernels"] = ctx.kernels;
+  r.cycles = Clock(platform.sm.clock_mhz).at(sc_core::sc_time_stamp());
+  return r;
+}
+
+} // namespace tlmgpu
