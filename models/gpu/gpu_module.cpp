@@ -2,6 +2,10 @@
 
 #include "models/sm/occupancy.hpp"
 
+#include <chrono>
+#include <cstdio>
+#include <unistd.h>
+
 using namespace sc_core;
 
 namespace tlmgpu {
@@ -54,8 +58,27 @@ void GpuModule::dispatch() {
   while (auto next = dispatcher_->next()) sms[next->second]->start_cta(next->first);
 }
 
+// Progress for long runs, only on a terminal and only from wall-clock time:
+// nothing here touches simulation state, so stats stay identical either way.
+void GpuModule::progress(bool final) {
+  static const bool tty = isatty(2);
+  if (!tty) return;
+  using clock = std::chrono::steady_clock;
+  static clock::time_point last = clock::now();
+  if (final && !progress_shown_) return;
+  if (!final && clock::now() - last < std::chrono::milliseconds(500)) return;
+  progress_shown_ = !final;
+  last = clock::now();
+  const Clock core(ctx_.platform.sm.clock_mhz);
+  std::fprintf(stderr, "\r[tlmgpu] kernel %s: %u/%u CTAs, %llu cycles%s", kernel_.name.c_str(),
+               dispatcher_->dispatched(), dispatcher_->num_ctas(),
+               (unsigned long long)(core.at(sc_core::sc_time_stamp()) - core.at(kernel_start_)),
+               final ? "\n" : "   ");
+}
+
 void GpuModule::cta_done(uint16_t sm) {
   dispatcher_->retire(sm);
+  if ((++ctas_retired_ & 63) == 0) progress(false);
   dispatch();
   if (dispatcher_->all_done()) kernel_done_.notify(sc_core::SC_ZERO_TIME);
 }
@@ -64,6 +87,7 @@ void GpuModule::synchronize() {
   if (!running_) return;
   if (!dispatcher_->all_done()) sc_core::wait(kernel_done_);
   running_ = false;
+  progress(true);
   // Kernel end is a release/acquire point: buffers would flush here (LAB,
   // DAB, ...) and L1s drop their copies so the next kernel reads fresh data.
   flush_l1s();

@@ -48,6 +48,9 @@ private:
   void debug(tlm::tlm_command cmd, Addr a, uint8_t* p, size_t n);
   void dispatch();
   void cta_done(uint16_t sm);
+  void progress(bool final);
+  uint64_t ctas_retired_ = 0;
+  bool progress_shown_ = false;
   SimContext& ctx_;
   KernelLaunch kernel_;
   std::unique_ptr<CtaDispatcher> dispatcher_;

@@ -187,7 +187,7 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
     }
     lsu_free_ = std::max(lsu_free_, now) + 1; // one line request per cycle leaves the LD/ST unit
     if (ctx_.at()) {
-      in_flight_.emplace(p, InFlight{slot, r});
+      in_flight_.emplace(p, InFlight{slot, r.lane_mask, r.size});
       ++w.outstanding;
       lsu_port_.send(*p);
       continue;
@@ -215,7 +215,13 @@ void SmModule::on_lsu_response(Payload& t) {
   WarpSlot& w = warps_[slot];
   const WarpInstr& in = *w.warp->pending();
   auto& p = static_cast<GpuPayload&>(t);
-  if (in.kind == WarpInstr::Kind::Load) coalescer_.scatter_load(in, it->second.req, p.data(), w.warp->results());
+  if (in.kind == WarpInstr::Kind::Load) {
+    LineRequest r; // only the fields scatter_load reads
+    r.line = p.get_address();
+    r.lane_mask = it->second.lane_mask;
+    r.size = it->second.size;
+    coalescer_.scatter_load(in, r, p.data(), w.warp->results());
+  }
   else if (in.kind == WarpInstr::Kind::Atomic) Coalescer::scatter_atomic(p.access(), w.warp->results());
   in_flight_.erase(it);
   p.release();

@@ -55,8 +55,8 @@ private:
     bool at_barrier = false;
   };
   struct InFlight { // AT line request: whose it is and how to scatter its data
-    uint32_t slot;
-    LineRequest req;
+    uint32_t slot, lane_mask;
+    uint8_t size;
   };
   struct CtaSlot {
     bool valid = false;

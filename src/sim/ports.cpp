@@ -11,10 +11,10 @@ TimedQueue::TimedQueue(sc_module_name n) : sc_module(n) {
   dont_initialize();
 }
 
-void TimedQueue::schedule(const sc_time& delay, std::function<void()> fn) {
+void TimedQueue::schedule(const sc_time& delay, InlineFn fn) {
   sc_time when = sc_time_stamp() + delay;
   bool earliest = items_.empty() || when < items_.top().when;
-  items_.push(Item{when, seq_++, std::move(fn)});
+  items_.push(Item{when, seq_++, fn});
   // sc_event keeps the earliest pending notification, so re-notifying is safe.
   if (earliest) wake_.notify(delay);
 }
@@ -22,7 +22,7 @@ void TimedQueue::schedule(const sc_time& delay, std::function<void()> fn) {
 void TimedQueue::run() {
   const sc_time now = sc_time_stamp();
   while (!items_.empty() && items_.top().when <= now) {
-    auto fn = std::move(const_cast<Item&>(items_.top()).fn);
+    InlineFn fn = items_.top().fn;
     items_.pop();
     fn();
   }

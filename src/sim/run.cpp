@@ -5,6 +5,7 @@
 #include "tlmgpu/config.hpp"
 #include "tlmgpu/run.hpp"
 #include "tlmgpu/sim/context.hpp"
+#include "tlmgpu/sim/summary.hpp"
 #include "tlmgpu/sim/workload.hpp"
 
 #include "models/gpu/gpu_module.hpp"
@@ -127,6 +128,7 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
 
   if (!o.quiet) {
     out << summary.str();
+    for (const auto& k : ctx.kernels) out << summarize_kernel(k, o.platform.sm.clock_mhz);
     out << "simulated " << cycles << " core cycles (" << std::fixed << std::setprecision(2)
         << sc_time_stamp().to_seconds() * 1e6 << " us) in " << std::setprecision(3) << host_s
         << " s host time, peak RSS " << std::setprecision(0) << peak_rss_mib() << " MiB ["

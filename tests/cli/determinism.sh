@@ -20,5 +20,14 @@ for mode in functional lt at; do
     echo "FAIL: $mode: a different seed gave identical stats"; fail=$((fail+1))
   else pass=$((pass+1)); fi
 done
+# A real program (SM, coroutines, schedulers, atomics) as well.
+for mode in functional lt at; do
+  for run in a b; do
+    "$bin" run -p "$src/platforms/tiny.json" -w histogram-shared --timing $mode --arg n=20000 \
+      --out "$tmp/h-$mode-$run" --quiet || { echo "FAIL: histogram $mode run $run"; fail=$((fail+1)); }
+  done
+  if cmp -s "$tmp/h-$mode-a/stats.json" "$tmp/h-$mode-b/stats.json"; then pass=$((pass+1))
+  else echo "FAIL: histogram $mode: stats.json differs between identical runs"; fail=$((fail+1)); fi
+done
 echo "determinism: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

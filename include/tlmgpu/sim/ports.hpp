@@ -23,25 +23,47 @@
 #include <deque>
 #include <memory>
 #include <functional>
+#include <new>
 #include <queue>
+#include <type_traits>
 #include <vector>
 
 namespace tlmgpu {
 
 using Payload = tlm::tlm_generic_payload;
 
+// A void() callable kept inline: module callbacks capture a few pointers and
+// integers, and std::function would allocate for anything over 16 bytes on
+// every scheduled step.
+class InlineFn {
+public:
+  InlineFn() = default;
+  template <class F> InlineFn(F f) { // NOLINT: implicit on purpose, like std::function
+    static_assert(sizeof(F) <= sizeof(buf_), "capture less (a pointer to state)");
+    static_assert(std::is_trivially_copyable_v<F> && std::is_trivially_destructible_v<F>,
+                  "capture pointers, references and integers only");
+    new (buf_) F(f);
+    call_ = [](void* p) { (*static_cast<F*>(p))(); };
+  }
+  void operator()() { call_(buf_); }
+
+private:
+  alignas(void*) unsigned char buf_[40];
+  void (*call_)(void*) = nullptr;
+};
+
 class TimedQueue : public sc_core::sc_module {
 public:
   explicit TimedQueue(sc_core::sc_module_name n);
   // Runs fn at now + delay; equal times run in scheduling order (determinism).
-  void schedule(const sc_core::sc_time& delay, std::function<void()> fn);
+  void schedule(const sc_core::sc_time& delay, InlineFn fn);
   size_t size() const { return items_.size(); }
 
 private:
   struct Item {
     sc_core::sc_time when;
     uint64_t seq;
-    std::function<void()> fn;
+    InlineFn fn;
     bool operator>(const Item& o) const { return when != o.when ? when > o.when : seq > o.seq; }
   };
   void run();
