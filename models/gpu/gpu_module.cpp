@@ -29,7 +29,11 @@ GpuModule::GpuModule(sc_module_name n, SimContext& ctx)
     const uint32_t channel = s / p.l2.sub_partitions, sub = s % p.l2.sub_partitions;
     l2[s]->mem.socket.bind(dram[channel]->ports[sub]->socket);
   }
-  for (auto& sm : sms) sm->on_cta_done = [this](uint16_t id) { cta_done(id); };
+  atomic_profile = std::make_unique<AtomicProfile>(stats, p.l2.line_bytes);
+  for (auto& sm : sms) {
+    sm->on_cta_done = [this](uint16_t id) { cta_done(id); };
+    sm->atomic_profile = atomic_profile.get();
+  }
   kernel_cycles_ = &stats.counter("kernel_cycles", "cycles", "core cycles from launch to the last CTA's retirement");
   kernels_ = &stats.counter("kernels", "kernels", "kernels completed");
 }
@@ -97,6 +101,7 @@ void GpuModule::synchronize() {
   ++*kernels_;
   ++kernels_run_;
   ctx_.end_kernel(kernel_.name, cycles);
+  atomic_profile->end_kernel(); // unique/reuse are per kernel
 }
 
 // The host path is untimed and goes straight to the owning slice, which

@@ -23,6 +23,7 @@ public:
   GpuModule(sc_core::sc_module_name n, SimContext& ctx);
 
   StatGroup stats;
+  std::unique_ptr<AtomicProfile> atomic_profile; // gpu.atomics
   std::vector<std::unique_ptr<SmModule>> sms;
   std::unique_ptr<XbarModule> xbar;
   std::vector<std::unique_ptr<L2Module>> l2;

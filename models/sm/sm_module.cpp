@@ -168,6 +168,7 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
     fail(slot, e.what());
   }
   const bool rmw = in.kind == WarpInstr::Kind::Atomic || in.kind == WarpInstr::Kind::Red;
+  if (rmw && atomic_profile) atomic_profile->record(in);
   global_requests_ += reqs.size();
   if (rmw) atomic_requests_ += reqs.size();
   Cycle done = now + 1;

@@ -9,6 +9,7 @@
 
 #include "models/l1/l1_module.hpp"
 #include "models/shared_mem/shared_mem_core.hpp"
+#include "models/sm/atomic_profile.hpp"
 #include "models/sm/coalescer.hpp"
 #include "models/sm/scheduler.hpp"
 #include "tlmgpu/device_memory.hpp"
@@ -41,6 +42,7 @@ public:
   void begin_kernel(const KernelLaunch& k, const DeviceMemory& mem);
   void start_cta(uint32_t cta_linear); // caller checked occupancy
   std::function<void(uint16_t sm)> on_cta_done;
+  AtomicProfile* atomic_profile = nullptr; // GPU-wide, owned by GpuModule
   bool busy() const { return live_ctas_ > 0; }
 
 private:

@@ -101,6 +101,8 @@ int cmd_run(const Args& args) {
       ("workload,w", po::value<std::string>()->required(), "workload name (see 'tlmgpu list')") //
       ("arg", po::value<std::vector<std::string>>()->composing(),                               //
        "workload argument: --arg n=4096 (repeatable)")                                          //
+      ("input", po::value<std::string>(),                                                       //
+       "workload input (file or gen:... spec); same as --arg input=...")                        //
       ("timing", po::value<std::string>()->default_value("lt"), "functional | lt | at")         //
       ("seed", po::value<std::string>()->default_value("1"), "random seed")                     //
       ("out", po::value<std::string>()->default_value("out"), "output directory")               //
@@ -116,6 +118,8 @@ int cmd_run(const Args& args) {
     auto [k, v] = split_kv(a, "--arg");
     if (!opts.args.emplace(k, v).second) throw UsageError("--arg " + k + " is given twice");
   }
+  if (vm.count("input") && !opts.args.emplace("input", vm["input"].as<std::string>()).second)
+    throw UsageError("--input and --arg input= are both given");
   opts.platform_path = resolve_platform(vm["platform"].as<std::string>());
   opts.platform = load_platform(opts.platform_path, strings(vm, "set"));
   opts.workload = vm["workload"].as<std::string>();

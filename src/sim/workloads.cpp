@@ -3,7 +3,9 @@
 #include "tlmgpu/sim/workload.hpp"
 
 #include "tlmgpu/config.hpp"
+#include "workloads/graph_apps/register.hpp"
 #include "workloads/histogram/histogram.hpp"
+#include "workloads/ml_apps/register.hpp"
 #include "workloads/random_traffic/random_traffic.hpp"
 
 #include <charconv>
@@ -11,8 +13,13 @@
 namespace tlmgpu {
 
 const std::vector<WorkloadEntry>& workload_registry() {
-  static const std::vector<WorkloadEntry> all = {histogram_workload(), histogram_shared_workload(),
-                                                  random_traffic_workload(), latency_workload()};
+  static const std::vector<WorkloadEntry> all = [] {
+    std::vector<WorkloadEntry> v = {histogram_workload(), histogram_shared_workload(),
+                                    random_traffic_workload(), latency_workload()};
+    append_graph_workloads(v);
+    append_ml_workloads(v);
+    return v;
+  }();
   return all;
 }
 

@@ -1,0 +1,10 @@
+// Registration hook for the ML-training-like reductions (bwc, logreg).
+#pragma once
+
+#include "tlmgpu/sim/workload.hpp"
+
+#include <vector>
+
+namespace tlmgpu {
+void append_ml_workloads(std::vector<WorkloadEntry>& out);
+} // namespace tlmgpu
