@@ -196,6 +196,21 @@ public:
 
   void touch(CacheLine& l) { l.lru = ++clock_; }
 
+  // Write-backs of every dirty line, which stay valid and become clean (a
+  // flush at a release point; L1 and L2 share it).
+  std::vector<Writeback> take_dirty() {
+    std::vector<Writeback> out;
+    for_each_valid([&](CacheLine& l) {
+      if (l.dirty_bytes.none()) return;
+      Writeback& wb = out.emplace_back();
+      wb.line = l.line;
+      wb.data = l.data;
+      wb.dirty = l.dirty_bytes;
+      l.dirty_bytes.clear();
+    });
+    return out;
+  }
+
   // Installs `line` (which must not be present) as the most recently used
   // way, with empty masks, zero data and meta 0. If a valid line is evicted,
   // *evicted is set and (when victim_out is not null) a copy is stored there.

@@ -72,8 +72,9 @@ void DramModule::record(Payload& t, const DramAccessTiming& tm, Cycle arrival) {
 
 void DramModule::b_transport(Payload& t, sc_time& delay) {
   apply_data(t);
-  if (!ctx_.timed()) {
-    record(t, DramAccessTiming{}, 0);
+  if (!ctx_.timed()) { // no time, no row-buffer state: count the access only
+    if (t.is_write()) ++writes_, bytes_written_ += bursts_of(t) * spec_.burst_bytes;
+    else ++reads_, bytes_read_ += bursts_of(t) * spec_.burst_bytes;
     return;
   }
   const sc_time arrival_time = sc_time_stamp() + delay;

@@ -147,15 +147,7 @@ std::optional<Writeback> L1Core::atomic(Addr line, uint32_t sectors) {
 }
 
 std::vector<Writeback> L1Core::flush() {
-  std::vector<Writeback> out;
-  array_.for_each_valid([&](CacheLine& l) {
-    if (l.dirty_bytes.none()) return;
-    Writeback& wb = out.emplace_back();
-    wb.line = l.line;
-    wb.data = l.data;
-    wb.dirty = l.dirty_bytes;
-    l.dirty_bytes.clear();
-  });
+  std::vector<Writeback> out = array_.take_dirty();
   writebacks_ += out.size();
   return out;
 }

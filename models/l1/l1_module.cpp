@@ -1,5 +1,7 @@
 #include "models/l1/l1_module.hpp"
 
+#include "tlmgpu/sim/line_payloads.hpp"
+
 using namespace sc_core;
 
 namespace tlmgpu {
@@ -15,7 +17,7 @@ L1Module::L1Module(sc_module_name n, SimContext& ctx, const L1Spec& spec, uint16
       stall_mshr_(stats_.counter("stall_mshr", "cycles", "head request stalled: MSHR full or max merges")),
       stall_miss_queue_(stats_.counter("stall_miss_queue", "cycles", "head request stalled: miss queue to the crossbar full")),
       forwarded_(stats_.counter("forwarded", "requests", "stores and atomics sent on to L2")),
-      latency_(stats_.average("latency", "cycles", "request accepted to response (AT) / end to end (LT)")) {
+      latency_(stats_.average("latency", "cycles", "LT: request to response, end to end; not sampled in AT (time is in the SM's stall counters)")) {
   port.publish(stats_);
   down.publish(stats_);
 }
@@ -28,45 +30,17 @@ TargetPort::Hooks L1Module::target_hooks() {
   return h;
 }
 
-GpuPayload* L1Module::make_fill(Addr line, uint32_t sectors, uint16_t sm) {
-  GpuPayload* p = ctx_.pool.allocate();
-  GpuAccess a;
-  a.kind = AccessKind::Fill;
-  a.sector_mask = sectors;
-  a.src_sm = sm;
-  a.txn_id = ctx_.pool.next_txn_id();
-  p->setup(tlm::TLM_READ_COMMAND, line, spec_.line_bytes, a);
-  return p;
-}
-
-GpuPayload* L1Module::make_write_back(const Writeback& wb) {
-  GpuPayload* p = ctx_.pool.allocate();
-  GpuAccess a;
-  a.kind = AccessKind::Eviction;
-  a.src_sm = sm_;
-  a.txn_id = ctx_.pool.next_txn_id();
-  for (unsigned b = 0; b < spec_.line_bytes; ++b) {
-    bool d = wb.dirty.test(b);
-    p->byte_enable()[b] = d ? 0xff : 0;
-    if (d) a.sector_mask |= 1u << (b / spec_.sector_bytes);
-  }
-  p->setup(tlm::TLM_WRITE_COMMAND, wb.line, spec_.line_bytes, a);
-  std::copy_n(wb.data.data(), spec_.line_bytes, p->data());
-  p->enable_bytes(spec_.line_bytes);
-  return p;
-}
-
 // ---------------------------------------------------------------- LT mode --
 
 void L1Module::lt_write_back(const Writeback& wb, Cycle at) {
-  GpuPayload* p = make_write_back(wb);
+  GpuPayload* p = make_write_back_payload(ctx_.pool, wb, spec_.line_bytes, spec_.sector_bytes, sm_);
   sc_time d = ctx_.timed() ? clk_.until(at) : SC_ZERO_TIME;
   down.b_transport(*p, d);
   p->release();
 }
 
 Cycle L1Module::lt_fetch(Addr line, uint32_t sectors, uint16_t sm, Cycle start) {
-  GpuPayload* p = make_fill(line, sectors, sm);
+  GpuPayload* p = make_fill_payload(ctx_.pool, line, sectors, spec_.line_bytes, sm);
   sc_time d = ctx_.timed() ? clk_.until(start) : SC_ZERO_TIME;
   const sc_time base = sc_time_stamp();
   down.b_transport(*p, d);
@@ -207,13 +181,13 @@ bool L1Module::attempt(Payload& t, bool replay) {
   }
   if (mshr_.add(line, &t) == MshrOutcome::NoEntry) return ++stall_mshr_, false;
   a.serviced_by = GpuAccess::Level::L2;
-  send_down(*make_fill(line, out.fetch_sectors, sm_));
+  send_down(*make_fill_payload(ctx_.pool, line, out.fetch_sectors, spec_.line_bytes, sm_));
   return true;
 }
 
 void L1Module::write_back(const Writeback& wb) {
   if (mshr_.pending(wb.line)) overlay_.note(wb);
-  send_down(*make_write_back(wb));
+  send_down(*make_write_back_payload(ctx_.pool, wb, spec_.line_bytes, spec_.sector_bytes, sm_));
 }
 
 void L1Module::send_down(Payload& p) {

@@ -45,8 +45,6 @@ private:
   void send_down(Payload& p);
   void drain_down();
   // shared
-  GpuPayload* make_fill(Addr line, uint32_t sectors, uint16_t sm);
-  GpuPayload* make_write_back(const Writeback& wb);
   void finish(Payload& t, Cycle extra);
 
   SimContext& ctx_;

@@ -279,15 +279,7 @@ void L2Core::debug_write(Addr addr, const uint8_t* src, size_t n) {
 }
 
 std::vector<Writeback> L2Core::flush_all() {
-  std::vector<Writeback> out;
-  array_.for_each_valid([&](CacheLine& l) {
-    if (l.dirty_bytes.none()) return;
-    Writeback& wb = out.emplace_back();
-    wb.line = l.line;
-    wb.data = l.data;
-    wb.dirty = l.dirty_bytes;
-    l.dirty_bytes.clear();
-  });
+  std::vector<Writeback> out = array_.take_dirty();
   writebacks_ += out.size();
   return out;
 }

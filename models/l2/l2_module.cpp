@@ -1,5 +1,7 @@
 #include "models/l2/l2_module.hpp"
 
+#include "tlmgpu/sim/line_payloads.hpp"
+
 #include <bit>
 
 using namespace sc_core;
@@ -18,7 +20,7 @@ L2Module::L2Module(sc_module_name n, SimContext& ctx, uint32_t slice, StatGroup&
           stats_.counter("stall_merge_full", "cycles", "request stalled: MSHR entry has max merges")),
       mshr_merges_(stats_.counter("mshr_merges", "requests", "misses merged into a pending MSHR")),
       wb_sent_(stats_.counter("dram_writes_sent", "requests", "write-backs sent to DRAM")),
-      latency_(stats_.average("latency", "cycles", "request arrival to response, in L2 cycles")) {
+      latency_(stats_.average("latency", "cycles", "L2 cycles; LT: arrival to response incl. misses; AT: hits only (pipeline + atomic unit)")) {
   (void)slice;
   core_.set_timed(ctx.timed());
   port.publish(stats_);
@@ -33,37 +35,10 @@ TargetPort::Hooks L2Module::target_hooks() {
   return h;
 }
 
-GpuPayload* L2Module::make_fill(Addr line, uint32_t sectors) {
-  GpuPayload* p = ctx_.pool.allocate();
-  GpuAccess a;
-  a.kind = AccessKind::Fill;
-  a.sector_mask = sectors;
-  a.txn_id = ctx_.pool.next_txn_id();
-  p->setup(tlm::TLM_READ_COMMAND, line, spec_.line_bytes, a);
-  return p;
-}
-
-GpuPayload* L2Module::make_write_back(const Writeback& wb) {
-  GpuPayload* p = ctx_.pool.allocate();
-  GpuAccess a;
-  a.kind = AccessKind::Eviction;
-  a.txn_id = ctx_.pool.next_txn_id();
-  const unsigned sector = spec_.sector_bytes;
-  for (unsigned b = 0; b < spec_.line_bytes; ++b) {
-    bool d = wb.dirty.test(b);
-    p->byte_enable()[b] = d ? 0xff : 0;
-    if (d) a.sector_mask |= 1u << (b / sector);
-  }
-  p->setup(tlm::TLM_WRITE_COMMAND, wb.line, spec_.line_bytes, a);
-  std::copy_n(wb.data.data(), spec_.line_bytes, p->data());
-  p->enable_bytes(spec_.line_bytes);
-  return p;
-}
-
 // ---------------------------------------------------------------- LT mode --
 
 void L2Module::lt_write_back(const Writeback& wb, Cycle at) {
-  GpuPayload* p = make_write_back(wb);
+  GpuPayload* p = make_write_back_payload(ctx_.pool, wb, spec_.line_bytes, spec_.sector_bytes, 0);
   sc_time d = ctx_.timed() ? clk_.until(at) : SC_ZERO_TIME;
   mem.b_transport(*p, d); // occupies the channel; nobody waits for it
   ++wb_sent_;
@@ -74,7 +49,7 @@ void L2Module::lt_write_back(const Writeback& wb, Cycle at) {
 // the data is back. Later accesses to the line during the fetch see the MSHR's
 // ready cycle and wait for it: LT's stand-in for MSHR merging.
 Cycle L2Module::lt_fill(Addr line, uint32_t sectors, Cycle start) {
-  GpuPayload* p = make_fill(line, sectors);
+  GpuPayload* p = make_fill_payload(ctx_.pool, line, sectors, spec_.line_bytes, 0);
   sc_time d = ctx_.timed() ? clk_.until(start) : SC_ZERO_TIME;
   const sc_time base = sc_time_stamp();
   mem.b_transport(*p, d);
@@ -174,13 +149,13 @@ bool L2Module::attempt(Payload& t) {
   if (mshr_.add(line, &t) == MshrOutcome::NoEntry) return ++stall_mshr_full_, false;
   ++requests_;
   a.serviced_by = GpuAccess::Level::Dram;
-  send_to_mem(make_fill(line, out.fetch_sectors));
+  send_to_mem(make_fill_payload(ctx_.pool, line, out.fetch_sectors, spec_.line_bytes, 0));
   return true;
 }
 
 void L2Module::write_back(const Writeback& wb) {
   if (mshr_.pending(wb.line)) overlay_.note(wb);
-  send_to_mem(make_write_back(wb));
+  send_to_mem(make_write_back_payload(ctx_.pool, wb, spec_.line_bytes, spec_.sector_bytes, 0));
 }
 
 void L2Module::send_to_mem(GpuPayload* p) {
@@ -215,7 +190,7 @@ void L2Module::on_mem_response(Payload& r) {
       } else {
         bool first = !mshr_.pending(line);
         mshr_.add(line, w); // cannot be refused: the entry was just freed
-        if (first) send_to_mem(make_fill(line, out.fetch_sectors));
+        if (first) send_to_mem(make_fill_payload(ctx_.pool, line, out.fetch_sectors, spec_.line_bytes, 0));
       }
     }
   }

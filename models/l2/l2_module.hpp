@@ -40,8 +40,6 @@ private:
   void send_to_mem(GpuPayload* p);
   void drain_to_mem();
   // shared
-  GpuPayload* make_fill(Addr line, uint32_t sectors);
-  GpuPayload* make_write_back(const Writeback& wb);
 
   SimContext& ctx_;
   const L2Spec& spec_;
