@@ -89,7 +89,8 @@ public:
       uint64_t v;
       std::memcpy(&v, be + i, 8);
       // 0x80 in each byte that is nonzero, then gather those 8 bits.
-      uint64_t t = (v | ((v & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full)) & 0x8080808080808080ull;
+      uint64_t t =
+          (v | ((v & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full)) & 0x8080808080808080ull;
       uint64_t bits = ((t >> 7) * 0x0102040810204080ull) >> 56;
       m.w_[i >> 6] |= bits << (i & 63);
     }

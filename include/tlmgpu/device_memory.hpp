@@ -26,7 +26,8 @@ public:
     return a;
   }
   void release(Addr a) {
-    if (!allocs_.erase(a)) throw std::invalid_argument("device free of an address that is not an allocation");
+    if (!allocs_.erase(a))
+      throw std::invalid_argument("device free of an address that is not an allocation");
   }
   // True when [a, a+n) lies inside one live allocation.
   bool contains(Addr a, uint64_t n) const {

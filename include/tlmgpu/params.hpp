@@ -38,11 +38,11 @@ struct Range {
 
 // One row of `tlmgpu describe`: everything a declaration says.
 struct ParamRow {
-  std::string path;     // full dotted key, e.g. "l2.ways"
-  std::string type;     // "uint", "int", "float", "bool", "string", "choice"
-  std::string def;      // default rendered as JSON text
-  std::string unit;     // "cycles", "bytes", "MHz", ... or ""
-  std::string range;    // "[1, 256]" or "one of: a|b" or ""
+  std::string path;  // full dotted key, e.g. "l2.ways"
+  std::string type;  // "uint", "int", "float", "bool", "string", "choice"
+  std::string def;   // default rendered as JSON text
+  std::string unit;  // "cycles", "bytes", "MHz", ... or ""
+  std::string range; // "[1, 256]" or "one of: a|b" or ""
   std::string description;
 };
 
@@ -69,14 +69,17 @@ public:
   void choice(std::string&, const char* name, const char* def,
               std::initializer_list<const char*> options, const char* desc) {
     std::string opts;
-    for (const char* o : options) opts += (opts.empty() ? "" : "|") + std::string(o);
-    rows_.push_back({join(name), "choice", std::string("\"") + def + "\"", "", "one of: " + opts,
-                     desc});
+    for (const char* o : options)
+      opts += (opts.empty() ? "" : "|") + std::string(o);
+    rows_.push_back(
+        {join(name), "choice", std::string("\"") + def + "\"", "", "one of: " + opts, desc});
   }
-  template <class S> void group(const char* name, S& sub) {
+  template <class S>
+  void group(const char* name, S& sub) {
     ParamLister inner(join(name));
     sub.visit(inner);
-    for (auto& r : inner.rows_) rows_.push_back(std::move(r));
+    for (auto& r : inner.rows_)
+      rows_.push_back(std::move(r));
   }
   const std::vector<ParamRow>& rows() const { return rows_; }
 
@@ -84,23 +87,34 @@ private:
   std::string join(const char* name) const {
     return prefix_.empty() ? std::string(name) : prefix_ + "." + name;
   }
-  template <class T> static std::string type_name() {
-    if constexpr (std::is_same_v<T, bool>) return "bool";
-    else if constexpr (std::is_floating_point_v<T>) return "float";
-    else if constexpr (std::is_unsigned_v<T>) return "uint";
-    else return "int";
+  template <class T>
+  static std::string type_name() {
+    if constexpr (std::is_same_v<T, bool>)
+      return "bool";
+    else if constexpr (std::is_floating_point_v<T>)
+      return "float";
+    else if constexpr (std::is_unsigned_v<T>)
+      return "uint";
+    else
+      return "int";
   }
-  template <class T> static std::string render(T v) {
-    if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
+  template <class T>
+  static std::string render(T v) {
+    if constexpr (std::is_same_v<T, bool>)
+      return v ? "true" : "false";
     else if constexpr (std::is_floating_point_v<T>) {
       std::string s = std::to_string(v);
-      while (s.size() > 1 && s.back() == '0') s.pop_back();
+      while (s.size() > 1 && s.back() == '0')
+        s.pop_back();
       if (!s.empty() && s.back() == '.') s.pop_back();
       return s;
-    } else return std::to_string(v);
+    } else
+      return std::to_string(v);
   }
-  template <class T> static std::string render_range(Range r) {
-    if constexpr (std::is_same_v<T, bool>) return "";
+  template <class T>
+  static std::string render_range(Range r) {
+    if constexpr (std::is_same_v<T, bool>)
+      return "";
     else {
       auto f = [](double d) {
         if (d == std::numeric_limits<double>::infinity()) return std::string("inf");
@@ -117,7 +131,8 @@ private:
 
 // Visitor that resets every field to its declared default.
 struct DefaultSetter {
-  template <class T, class D> void param(T& f, const char*, D def, Range, const char*, const char*) {
+  template <class T, class D>
+  void param(T& f, const char*, D def, Range, const char*, const char*) {
     f = static_cast<T>(def);
   }
   void text(std::string& f, const char*, const char* def, const char*) { f = def; }
@@ -125,11 +140,15 @@ struct DefaultSetter {
               const char*) {
     f = def;
   }
-  template <class S> void group(const char*, S& sub) { sub.visit(*this); }
+  template <class S>
+  void group(const char*, S& sub) {
+    sub.visit(*this);
+  }
 };
 
 // Collect the rows of a spec type (for `describe`).
-template <class S> std::vector<ParamRow> describe_rows(const char* prefix) {
+template <class S>
+std::vector<ParamRow> describe_rows(const char* prefix) {
   S spec{};
   ParamLister l(prefix);
   spec.visit(l);
@@ -137,7 +156,8 @@ template <class S> std::vector<ParamRow> describe_rows(const char* prefix) {
 }
 
 // Fill a spec with its declared defaults (for tests and C++ composition).
-template <class S> S defaults() {
+template <class S>
+S defaults() {
   S spec{};
   DefaultSetter d;
   spec.visit(d);

@@ -19,7 +19,8 @@ namespace tlmgpu {
 // Simulation-kernel knobs that belong to the platform (not to one block).
 struct SimSpec {
   uint32_t quantum_cycles = 0;
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.param(quantum_cycles, "quantum_cycles", 1000, Range{1, 1e9}, "cycles",
             "LT temporal-decoupling quantum, in core cycles");
   }
@@ -37,7 +38,8 @@ struct PlatformSpec {
   DramSpec dram;
   AddressMapSpec address_map;
 
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.text(name, "name", "unnamed", "platform name");
     v.text(description, "description", "", "one line about the platform and its sources");
     v.group("sim", sim);

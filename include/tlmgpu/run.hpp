@@ -16,14 +16,14 @@ enum class TimingMode { Functional, LT, AT };
 std::string_view to_string(TimingMode m);
 
 struct RunOptions {
-  PlatformSpec platform;                     // already loaded and validated
-  std::string platform_path;                 // for the record in config.json
-  std::string workload;                      // registry name
-  std::map<std::string, std::string> args;   // --arg k=v
+  PlatformSpec platform;                   // already loaded and validated
+  std::string platform_path;               // for the record in config.json
+  std::string workload;                    // registry name
+  std::map<std::string, std::string> args; // --arg k=v
   TimingMode timing = TimingMode::LT;
   uint64_t seed = 1;
   std::string out_dir = "out";
-  bool quiet = false;                        // no human summary on stdout
+  bool quiet = false; // no human summary on stdout
 };
 
 struct WorkloadArg {

@@ -40,12 +40,23 @@ class Counter final : public Stat {
 public:
   using Stat::Stat;
   void inc(uint64_t n = 1) { cur_ += n; }
-  Counter& operator++() { ++cur_; return *this; }
-  Counter& operator+=(uint64_t n) { cur_ += n; return *this; }
-  uint64_t value(StatView v = StatView::Total) const { return v == StatView::Epoch ? cur_ : tot_ + cur_; }
+  Counter& operator++() {
+    ++cur_;
+    return *this;
+  }
+  Counter& operator+=(uint64_t n) {
+    cur_ += n;
+    return *this;
+  }
+  uint64_t value(StatView v = StatView::Total) const {
+    return v == StatView::Epoch ? cur_ : tot_ + cur_;
+  }
   const char* type() const override { return "counter"; }
   nlohmann::json value_json(StatView v) const override;
-  void close_epoch() override { tot_ += cur_; cur_ = 0; }
+  void close_epoch() override {
+    tot_ += cur_;
+    cur_ = 0;
+  }
 
 private:
   uint64_t cur_ = 0, tot_ = 0;
@@ -54,9 +65,14 @@ private:
 class Average final : public Stat {
 public:
   using Stat::Stat;
-  void sample(double x) { cur_sum_ += x; ++cur_n_; }
+  void sample(double x) {
+    cur_sum_ += x;
+    ++cur_n_;
+  }
   double mean(StatView v = StatView::Total) const;
-  uint64_t count(StatView v = StatView::Total) const { return v == StatView::Epoch ? cur_n_ : tot_n_ + cur_n_; }
+  uint64_t count(StatView v = StatView::Total) const {
+    return v == StatView::Epoch ? cur_n_ : tot_n_ + cur_n_;
+  }
   const char* type() const override { return "average"; }
   nlohmann::json value_json(StatView v) const override;
   void close_epoch() override;
@@ -99,7 +115,9 @@ private:
 };
 
 // Safe ratio for formulas: 0 when the denominator is 0 (no events yet).
-inline double ratio(double num, double den) { return den == 0 ? 0.0 : num / den; }
+inline double ratio(double num, double den) {
+  return den == 0 ? 0.0 : num / den;
+}
 
 class StatGroup {
 public:

@@ -16,10 +16,13 @@ DramModule::DramModule(sc_module_name n, SimContext& ctx, uint32_t channel, Stat
       bytes_written_(stats_.counter("bytes_written", "bytes", "bytes transferred by writes")),
       row_hits_(stats_.counter("row_hits", "accesses", "accesses to the open row")),
       row_closed_(stats_.counter("row_misses", "accesses", "accesses to a precharged bank")),
-      row_conflicts_(stats_.counter("row_conflicts", "accesses", "accesses that closed another row")),
-      latency_(stats_.average("latency", "dram cycles", "arrival to last data beat + fixed latency")),
+      row_conflicts_(
+          stats_.counter("row_conflicts", "accesses", "accesses that closed another row")),
+      latency_(
+          stats_.average("latency", "dram cycles", "arrival to last data beat + fixed latency")),
       queue_wait_(stats_.average("queue_wait", "dram cycles", "arrival to first command")),
-      busy_cycles_(stats_.counter("data_bus_busy", "dram cycles", "cycles the data bus carried data")) {
+      busy_cycles_(
+          stats_.counter("data_bus_busy", "dram cycles", "cycles the data bus carried data")) {
   stats_.formula("row_hit_rate", "ratio", "row_hits / accesses", [this](StatView v) {
     return ratio(row_hits_.value(v), reads_.value(v) + writes_.value(v));
   });
@@ -60,11 +63,16 @@ void DramModule::apply_data(Payload& t) {
 
 void DramModule::record(Payload& t, const DramAccessTiming& tm, Cycle arrival) {
   unsigned bytes = bursts_of(t) * spec_.burst_bytes;
-  if (t.is_write()) ++writes_, bytes_written_ += bytes;
-  else ++reads_, bytes_read_ += bytes;
-  if (tm.row == RowOutcome::Hit) ++row_hits_;
-  else if (tm.row == RowOutcome::Closed) ++row_closed_;
-  else ++row_conflicts_;
+  if (t.is_write())
+    ++writes_, bytes_written_ += bytes;
+  else
+    ++reads_, bytes_read_ += bytes;
+  if (tm.row == RowOutcome::Hit)
+    ++row_hits_;
+  else if (tm.row == RowOutcome::Closed)
+    ++row_closed_;
+  else
+    ++row_conflicts_;
   busy_cycles_ += bursts_of(t) * spec_.burst_cycles;
   latency_.sample(double(tm.done - arrival));
   queue_wait_.sample(double(tm.start - arrival));
@@ -73,8 +81,10 @@ void DramModule::record(Payload& t, const DramAccessTiming& tm, Cycle arrival) {
 void DramModule::b_transport(Payload& t, sc_time& delay) {
   apply_data(t);
   if (!ctx_.timed()) { // no time, no row-buffer state: count the access only
-    if (t.is_write()) ++writes_, bytes_written_ += bursts_of(t) * spec_.burst_bytes;
-    else ++reads_, bytes_read_ += bursts_of(t) * spec_.burst_bytes;
+    if (t.is_write())
+      ++writes_, bytes_written_ += bursts_of(t) * spec_.burst_bytes;
+    else
+      ++reads_, bytes_read_ += bursts_of(t) * spec_.burst_bytes;
     return;
   }
   const sc_time arrival_time = sc_time_stamp() + delay;
@@ -86,8 +96,10 @@ void DramModule::b_transport(Payload& t, sc_time& delay) {
 }
 
 unsigned DramModule::debug(Payload& t) {
-  if (t.is_write()) ctx_.memory.write(t.get_address(), t.get_data_ptr(), t.get_data_length());
-  else ctx_.memory.read(t.get_address(), t.get_data_ptr(), t.get_data_length());
+  if (t.is_write())
+    ctx_.memory.write(t.get_address(), t.get_data_ptr(), t.get_data_length());
+  else
+    ctx_.memory.read(t.get_address(), t.get_data_ptr(), t.get_data_length());
   return t.get_data_length();
 }
 

@@ -29,8 +29,8 @@ private:
   unsigned bursts_of(Payload& t) const;
   void apply_data(Payload& t);
   void record(Payload& t, const DramAccessTiming& tm, Cycle arrival);
-  void admit();     // AT: move requests from the ports into the scheduler queue
-  void schedule();  // AT: pick one request per DRAM cycle and service it
+  void admit();    // AT: move requests from the ports into the scheduler queue
+  void schedule(); // AT: pick one request per DRAM cycle and service it
 
   SimContext& ctx_;
   uint32_t channel_;

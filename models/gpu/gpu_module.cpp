@@ -23,7 +23,8 @@ GpuModule::GpuModule(sc_module_name n, SimContext& ctx)
     dram.push_back(
         std::make_unique<DramModule>(("dram_" + std::to_string(c)).c_str(), ctx, c, stats));
 
-  for (uint32_t i = 0; i < p.sm.count; ++i) sms[i]->l1.down.socket.bind(xbar->sm_ports[i]->socket);
+  for (uint32_t i = 0; i < p.sm.count; ++i)
+    sms[i]->l1.down.socket.bind(xbar->sm_ports[i]->socket);
   for (uint32_t s = 0; s < p.l2_slices(); ++s) {
     xbar->slice_ports[s]->socket.bind(l2[s]->port.socket);
     const uint32_t channel = s / p.l2.sub_partitions, sub = s % p.l2.sub_partitions;
@@ -34,7 +35,8 @@ GpuModule::GpuModule(sc_module_name n, SimContext& ctx)
     sm->on_cta_done = [this](uint16_t id) { cta_done(id); };
     sm->atomic_profile = atomic_profile.get();
   }
-  kernel_cycles_ = &stats.counter("kernel_cycles", "cycles", "core cycles from launch to the last CTA's retirement");
+  kernel_cycles_ = &stats.counter("kernel_cycles", "cycles",
+                                  "core cycles from launch to the last CTA's retirement");
   kernels_ = &stats.counter("kernels", "kernels", "kernels completed");
 }
 
@@ -50,16 +52,19 @@ void GpuModule::launch(KernelLaunch k) {
     throw SimError("launch of kernel '" + k.name + "' refused: " + e.what());
   }
   kernel_ = std::move(k);
-  dispatcher_ = std::make_unique<CtaDispatcher>(uint32_t(kernel_.grid.count()), p.sm.count,
-                                                occ.ctas_per_sm, p.sm.cta_placement == "deterministic");
-  for (auto& sm : sms) sm->begin_kernel(kernel_, device_memory);
+  dispatcher_ =
+      std::make_unique<CtaDispatcher>(uint32_t(kernel_.grid.count()), p.sm.count, occ.ctas_per_sm,
+                                      p.sm.cta_placement == "deterministic");
+  for (auto& sm : sms)
+    sm->begin_kernel(kernel_, device_memory);
   running_ = true;
   kernel_start_ = sc_core::sc_time_stamp();
   dispatch();
 }
 
 void GpuModule::dispatch() {
-  while (auto next = dispatcher_->next()) sms[next->second]->start_cta(next->first);
+  while (auto next = dispatcher_->next())
+    sms[next->second]->start_cta(next->first);
 }
 
 // Progress for long runs, only on a terminal and only from wall-clock time:
@@ -121,13 +126,16 @@ void GpuModule::debug(tlm::tlm_command cmd, Addr a, uint8_t* p, size_t n) {
   }
 }
 
-void GpuModule::debug_read(Addr a, uint8_t* dst, size_t n) { debug(tlm::TLM_READ_COMMAND, a, dst, n); }
+void GpuModule::debug_read(Addr a, uint8_t* dst, size_t n) {
+  debug(tlm::TLM_READ_COMMAND, a, dst, n);
+}
 void GpuModule::debug_write(Addr a, const uint8_t* src, size_t n) {
   debug(tlm::TLM_WRITE_COMMAND, a, const_cast<uint8_t*>(src), n);
 }
 
 void GpuModule::flush_l1s() {
-  for (auto& sm : sms) sm->l1.flush_and_invalidate();
+  for (auto& sm : sms)
+    sm->l1.flush_and_invalidate();
 }
 
 } // namespace tlmgpu

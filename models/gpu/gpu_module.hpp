@@ -8,8 +8,8 @@
 
 #include "models/dram/dram_module.hpp"
 #include "models/l2/l2_module.hpp"
-#include "models/sm/sm_module.hpp"
 #include "models/sm/cta_dispatcher.hpp"
+#include "models/sm/sm_module.hpp"
 #include "models/xbar/xbar_module.hpp"
 #include "tlmgpu/device_memory.hpp"
 

@@ -24,12 +24,14 @@ public:
   void copy_to_device(Addr dst, const void* src, size_t n);
   void copy_from_device(void* dst, Addr src, size_t n);
   void memset(Addr dst, uint8_t value, size_t n);
-  template <class T> Addr upload(const std::vector<T>& v, const std::string& label = "") {
+  template <class T>
+  Addr upload(const std::vector<T>& v, const std::string& label = "") {
     Addr a = malloc(v.size() * sizeof(T), label);
     copy_to_device(a, v.data(), v.size() * sizeof(T));
     return a;
   }
-  template <class T> std::vector<T> download(Addr a, size_t count) {
+  template <class T>
+  std::vector<T> download(Addr a, size_t count) {
     std::vector<T> v(count);
     copy_from_device(v.data(), a, count * sizeof(T));
     return v;

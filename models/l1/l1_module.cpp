@@ -9,15 +9,20 @@ namespace tlmgpu {
 L1Module::L1Module(sc_module_name n, SimContext& ctx, const L1Spec& spec, uint16_t sm,
                    double clock_mhz, StatGroup& parent)
     : sc_module(n), port("port", spec.input_queue, target_hooks()),
-      down("down", 4, [this](Payload& t) { on_down_response(t); }, [this] { drain_down(); }),
+      down(
+          "down", 4, [this](Payload& t) { on_down_response(t); }, [this] { drain_down(); }),
       ctx_(ctx), spec_(spec), sm_(sm), clk_(clock_mhz), stats_(parent, basename()),
       core_(spec, stats_), mshr_(spec.mshr_entries, spec.mshr_max_merge),
       miss_queue_(std::max<size_t>(1, spec.input_queue)),
       requests_(stats_.counter("requests", "requests", "requests from the LD/ST unit")),
-      stall_mshr_(stats_.counter("stall_mshr", "cycles", "head request stalled: MSHR full or max merges")),
-      stall_miss_queue_(stats_.counter("stall_miss_queue", "cycles", "head request stalled: miss queue to the crossbar full")),
+      stall_mshr_(
+          stats_.counter("stall_mshr", "cycles", "head request stalled: MSHR full or max merges")),
+      stall_miss_queue_(stats_.counter("stall_miss_queue", "cycles",
+                                       "head request stalled: miss queue to the crossbar full")),
       forwarded_(stats_.counter("forwarded", "requests", "stores and atomics sent on to L2")),
-      latency_(stats_.average("latency", "cycles", "LT: request to response, end to end; not sampled in AT (time is in the SM's stall counters)")) {
+      latency_(stats_.average("latency", "cycles",
+                              "LT: request to response, end to end; not sampled in AT (time is in "
+                              "the SM's stall counters)")) {
   port.publish(stats_);
   down.publish(stats_);
 }
@@ -47,7 +52,8 @@ Cycle L1Module::lt_fetch(Addr line, uint32_t sectors, uint16_t sm, Cycle start) 
   Cycle ready = ctx_.timed() ? clk_.at_or_after(base + d) : start;
   if (auto wb = core_.fill(line, sectors, p->data())) lt_write_back(*wb, ready);
   p->release();
-  if (ctx_.timed() && mshr_.add(line, nullptr) == MshrOutcome::Allocated) mshr_.set_ready(line, ready);
+  if (ctx_.timed() && mshr_.add(line, nullptr) == MshrOutcome::Allocated)
+    mshr_.set_ready(line, ready);
   return ready;
 }
 
@@ -108,11 +114,14 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
 }
 
 void L1Module::flush_and_invalidate() {
-  for (const Writeback& wb : core_.flush()) lt_write_back(wb, clk_.now());
+  for (const Writeback& wb : core_.flush())
+    lt_write_back(wb, clk_.now());
   core_.invalidate_all();
 }
 
-bool L1Module::idle() const { return in_flight_ == 0 && to_down_.empty() && !port.has_request(); }
+bool L1Module::idle() const {
+  return in_flight_ == 0 && to_down_.empty() && !port.has_request();
+}
 
 // ---------------------------------------------------------------- AT mode --
 
@@ -225,7 +234,8 @@ void L1Module::on_down_response(Payload& r) {
   std::vector<Payload*> waiters = mshr_.release(line);
   for (size_t i = 0; i < waiters.size(); ++i) {
     if (mshr_.pending(line)) { // an earlier waiter started a new fetch: keep order
-      for (; i < waiters.size(); ++i) mshr_.add(line, waiters[i]);
+      for (; i < waiters.size(); ++i)
+        mshr_.add(line, waiters[i]);
       break;
     }
     bool ok = attempt(*waiters[i], true);

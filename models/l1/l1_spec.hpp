@@ -14,15 +14,21 @@ struct L1Spec {
   std::string write_policy;
   bool write_allocate = false;
 
-  template <class V> void visit(V& v) {
+  template <class V>
+  void visit(V& v) {
     v.param(bytes, "bytes", 32768, Range{0, 1 << 30}, "bytes", "data capacity (0 disables the L1)");
     v.param(ways, "ways", 64, Range{1, 1024}, "", "associativity");
     v.param(line_bytes, "line_bytes", 128, Range{32, 256}, "bytes", "line size (power of two)");
-    v.param(sector_bytes, "sector_bytes", 32, Range{4, 256}, "bytes", "sector size (power of two, divides the line)");
-    v.param(latency, "latency", 28, Range{0, 100000}, "cycles", "hit latency; also added to every miss");
-    v.param(mshr_entries, "mshr_entries", 256, Range{1, 65536}, "entries", "outstanding line misses");
-    v.param(mshr_max_merge, "mshr_max_merge", 8, Range{1, 1024}, "requests", "requests merged into one MSHR entry");
-    v.param(input_queue, "input_queue", 16, Range{1, 65536}, "requests", "request queue from the LD/ST unit (AT backpressure)");
+    v.param(sector_bytes, "sector_bytes", 32, Range{4, 256}, "bytes",
+            "sector size (power of two, divides the line)");
+    v.param(latency, "latency", 28, Range{0, 100000}, "cycles",
+            "hit latency; also added to every miss");
+    v.param(mshr_entries, "mshr_entries", 256, Range{1, 65536}, "entries",
+            "outstanding line misses");
+    v.param(mshr_max_merge, "mshr_max_merge", 8, Range{1, 1024}, "requests",
+            "requests merged into one MSHR entry");
+    v.param(input_queue, "input_queue", 16, Range{1, 65536}, "requests",
+            "request queue from the LD/ST unit (AT backpressure)");
     v.choice(write_policy, "write_policy", "write_through", {"write_through", "write_back"},
              "global stores: write-through (NVIDIA) or write-back");
     v.param(write_allocate, "write_allocate", false, Range{}, "",

@@ -10,17 +10,21 @@ namespace tlmgpu {
 
 L2Module::L2Module(sc_module_name n, SimContext& ctx, uint32_t slice, StatGroup& parent)
     : sc_module(n), port("port", ctx.platform.l2.input_queue, target_hooks()),
-      mem("mem", 4, [this](Payload& t) { on_mem_response(t); }, [this] { drain_to_mem(); }),
+      mem(
+          "mem", 4, [this](Payload& t) { on_mem_response(t); }, [this] { drain_to_mem(); }),
       ctx_(ctx), spec_(ctx.platform.l2), clk_(ctx.platform.l2.clock_mhz),
       stats_(parent, basename()), core_(ctx.platform.l2, stats_),
       mshr_(ctx.platform.l2.mshr_entries, ctx.platform.l2.mshr_max_merge),
       requests_(stats_.counter("requests", "requests", "requests accepted from the crossbar")),
-      stall_mshr_full_(stats_.counter("stall_mshr_full", "cycles", "request stalled: no free MSHR")),
-      stall_merge_full_(
-          stats_.counter("stall_merge_full", "cycles", "request stalled: MSHR entry has max merges")),
+      stall_mshr_full_(
+          stats_.counter("stall_mshr_full", "cycles", "request stalled: no free MSHR")),
+      stall_merge_full_(stats_.counter("stall_merge_full", "cycles",
+                                       "request stalled: MSHR entry has max merges")),
       mshr_merges_(stats_.counter("mshr_merges", "requests", "misses merged into a pending MSHR")),
       wb_sent_(stats_.counter("dram_writes_sent", "requests", "write-backs sent to DRAM")),
-      latency_(stats_.average("latency", "cycles", "L2 cycles; LT: arrival to response incl. misses; AT: hits only (pipeline + atomic unit)")) {
+      latency_(stats_.average("latency", "cycles",
+                              "L2 cycles; LT: arrival to response incl. misses; AT: hits only "
+                              "(pipeline + atomic unit)")) {
   (void)slice;
   core_.set_timed(ctx.timed());
   port.publish(stats_);
@@ -56,7 +60,8 @@ Cycle L2Module::lt_fill(Addr line, uint32_t sectors, Cycle start) {
   Cycle ready = ctx_.timed() ? clk_.at_or_after(base + d) : start;
   if (auto wb = core_.fill(line, sectors, p->data())) lt_write_back(*wb, ready);
   p->release();
-  if (ctx_.timed() && mshr_.add(line, nullptr) == MshrOutcome::Allocated) mshr_.set_ready(line, ready);
+  if (ctx_.timed() && mshr_.add(line, nullptr) == MshrOutcome::Allocated)
+    mshr_.set_ready(line, ready);
   return ready;
 }
 
@@ -95,8 +100,10 @@ void L2Module::b_transport(Payload& t, sc_time& delay) {
 
 unsigned L2Module::debug(Payload& t) {
   unsigned n = mem.debug(t);
-  if (t.is_write()) core_.debug_write(t.get_address(), t.get_data_ptr(), t.get_data_length());
-  else core_.debug_overlay(t.get_address(), t.get_data_ptr(), t.get_data_length());
+  if (t.is_write())
+    core_.debug_write(t.get_address(), t.get_data_ptr(), t.get_data_length());
+  else
+    core_.debug_overlay(t.get_address(), t.get_data_ptr(), t.get_data_length());
   return n;
 }
 
@@ -190,7 +197,8 @@ void L2Module::on_mem_response(Payload& r) {
       } else {
         bool first = !mshr_.pending(line);
         mshr_.add(line, w); // cannot be refused: the entry was just freed
-        if (first) send_to_mem(make_fill_payload(ctx_.pool, line, out.fetch_sectors, spec_.line_bytes, 0));
+        if (first)
+          send_to_mem(make_fill_payload(ctx_.pool, line, out.fetch_sectors, spec_.line_bytes, 0));
       }
     }
   }

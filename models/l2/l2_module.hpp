@@ -18,8 +18,8 @@ namespace tlmgpu {
 class L2Module : public sc_core::sc_module {
 public:
   L2Module(sc_core::sc_module_name n, SimContext& ctx, uint32_t slice, StatGroup& parent);
-  TargetPort port;    // from the crossbar
-  InitiatorPort mem;  // to the DRAM channel
+  TargetPort port;   // from the crossbar
+  InitiatorPort mem; // to the DRAM channel
 
   L2Core& core() { return core_; }
   // Untimed access for the host and checkers: cached bytes over DRAM bytes.

@@ -16,20 +16,30 @@ struct L2Spec {
            atomics_per_cycle = 0;
   double clock_mhz = 0;
 
-  template <class V> void visit(V& v) {
-    v.param(sub_partitions, "sub_partitions", 2, Range{1, 16}, "", "slices per memory partition (channel)");
-    v.param(slice_bytes, "slice_bytes", 98304, Range{128, 1 << 30}, "bytes", "capacity of one slice");
+  template <class V>
+  void visit(V& v) {
+    v.param(sub_partitions, "sub_partitions", 2, Range{1, 16}, "",
+            "slices per memory partition (channel)");
+    v.param(slice_bytes, "slice_bytes", 98304, Range{128, 1 << 30}, "bytes",
+            "capacity of one slice");
     v.param(ways, "ways", 24, Range{1, 1024}, "", "associativity");
     v.param(line_bytes, "line_bytes", 128, Range{32, 256}, "bytes", "line size (power of two)");
-    v.param(sector_bytes, "sector_bytes", 32, Range{4, 256}, "bytes", "sector size (power of two, divides the line)");
-    v.param(latency, "latency", 102, Range{0, 100000}, "cycles",
-            "slice pipeline latency from request arrival to response (hit), the ROP + tag + data path");
-    v.param(mshr_entries, "mshr_entries", 192, Range{1, 65536}, "entries", "outstanding line misses per slice");
-    v.param(mshr_max_merge, "mshr_max_merge", 4, Range{1, 1024}, "requests", "requests merged into one MSHR entry");
-    v.param(input_queue, "input_queue", 32, Range{1, 65536}, "requests", "request queue in front of the slice (AT backpressure)");
+    v.param(sector_bytes, "sector_bytes", 32, Range{4, 256}, "bytes",
+            "sector size (power of two, divides the line)");
+    v.param(
+        latency, "latency", 102, Range{0, 100000}, "cycles",
+        "slice pipeline latency from request arrival to response (hit), the ROP + tag + data path");
+    v.param(mshr_entries, "mshr_entries", 192, Range{1, 65536}, "entries",
+            "outstanding line misses per slice");
+    v.param(mshr_max_merge, "mshr_max_merge", 4, Range{1, 1024}, "requests",
+            "requests merged into one MSHR entry");
+    v.param(input_queue, "input_queue", 32, Range{1, 65536}, "requests",
+            "request queue in front of the slice (AT backpressure)");
     v.param(atomic_latency, "atomic_latency", 4, Range{1, 10000}, "cycles",
-            "one read-modify-write in the atomic unit; dependent RMWs on the same word serialize by this");
-    v.param(atomics_per_cycle, "atomics_per_cycle", 1, Range{1, 64}, "ops/cycle", "atomic unit throughput (lane ops per cycle)");
+            "one read-modify-write in the atomic unit; dependent RMWs on the same word serialize "
+            "by this");
+    v.param(atomics_per_cycle, "atomics_per_cycle", 1, Range{1, 64}, "ops/cycle",
+            "atomic unit throughput (lane ops per cycle)");
     v.param(clock_mhz, "clock_mhz", 1200.0, Range{1, 100000}, "MHz", "L2 clock");
   }
 

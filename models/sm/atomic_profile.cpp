@@ -9,20 +9,26 @@ namespace tlmgpu {
 AtomicProfile::AtomicProfile(StatGroup& parent, uint32_t line_bytes)
     : line_bytes_(line_bytes), stats_(parent, "atomics"),
       lanes_(stats_.counter("lane_ops", "ops", "active lanes of global atomic/red instructions")),
-      unique_words_(stats_.counter("unique_words", "words", "distinct 4-byte words touched by atomics (per kernel)")),
-      unique_lines_(stats_.counter("unique_lines", "lines", "distinct lines touched by atomics (per kernel)")),
-      collisions_(stats_.counter("warp_collisions", "lanes",
-                                 "lanes whose word another lane of the same instruction also hits")),
+      unique_words_(stats_.counter("unique_words", "words",
+                                   "distinct 4-byte words touched by atomics (per kernel)")),
+      unique_lines_(stats_.counter("unique_lines", "lines",
+                                   "distinct lines touched by atomics (per kernel)")),
+      collisions_(
+          stats_.counter("warp_collisions", "lanes",
+                         "lanes whose word another lane of the same instruction also hits")),
       reuses_(stats_.counter("line_reuses", "touches", "atomic line touches that reuse a line")),
-      cold_(stats_.counter("line_first_touches", "touches", "first atomic touch of a line in the kernel")),
-      reuse_log2_(stats_.histogram("reuse_distance_log2", "log2(lines)",
-                                   "distinct atomic lines between two touches of a line: bucket b holds "
-                                   "distances in [2^b - 1, 2^(b+1) - 1)",
-                                   1, 24)) {
-  static constexpr const char* names[] = {"add", "sub", "min", "max", "inc", "dec",
+      cold_(stats_.counter("line_first_touches", "touches",
+                           "first atomic touch of a line in the kernel")),
+      reuse_log2_(
+          stats_.histogram("reuse_distance_log2", "log2(lines)",
+                           "distinct atomic lines between two touches of a line: bucket b holds "
+                           "distances in [2^b - 1, 2^(b+1) - 1)",
+                           1, 24)) {
+  static constexpr const char* names[] = {"add", "sub", "min", "max",  "inc", "dec",
                                           "and", "or",  "xor", "exch", "cas"};
   for (size_t i = 0; i < by_op_.size(); ++i)
-    by_op_[i] = &stats_.counter(std::string("op_") + names[i], "instructions", "atomic/red instructions with this op");
+    by_op_[i] = &stats_.counter(std::string("op_") + names[i], "instructions",
+                                "atomic/red instructions with this op");
   bit_.assign(1024, 0);
 }
 
@@ -70,18 +76,21 @@ uint64_t AtomicProfile::stack_distance(uint64_t line) {
 }
 
 void AtomicProfile::bit_add(size_t i, int v) {
-  for (++i; i <= bit_.size(); i += i & (~i + 1)) bit_[i - 1] += v;
+  for (++i; i <= bit_.size(); i += i & (~i + 1))
+    bit_[i - 1] += v;
 }
 int AtomicProfile::bit_sum(size_t i) const {
   int s = 0;
-  for (++i; i > 0; i -= i & (~i + 1)) s += bit_[i - 1];
+  for (++i; i > 0; i -= i & (~i + 1))
+    s += bit_[i - 1];
   return s;
 }
 
 // Out of time slots: renumber the live lines 0..n-1 in touch order.
 void AtomicProfile::grow() {
   std::vector<std::pair<size_t, uint64_t>> order;
-  for (const auto& [line, t] : lines_) order.push_back({t, line});
+  for (const auto& [line, t] : lines_)
+    order.push_back({t, line});
   std::sort(order.begin(), order.end());
   bit_.assign(std::max<size_t>(1024, order.size() * 4), 0);
   for (size_t i = 0; i < order.size(); ++i) {

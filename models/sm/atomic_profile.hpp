@@ -41,7 +41,7 @@ private:
   Histogram& reuse_log2_;
   std::unordered_set<uint64_t> words_;
   std::unordered_map<uint64_t, size_t> lines_; // line -> time of its latest touch
-  std::vector<int> bit_;                       // Fenwick tree over touch times: 1 = latest touch of a line
+  std::vector<int> bit_; // Fenwick tree over touch times: 1 = latest touch of a line
   size_t now_ = 0;
 };
 

@@ -16,43 +16,58 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
       smem_(ctx.platform.shared_mem), sched_busy_until_(ctx.platform.sm.schedulers, 0),
       warps_(ctx.platform.sm.max_warps), ctas_(ctx.platform.sm.max_ctas),
       lsu_port_("lsu", 1u << 20, [this](Payload& t) { on_lsu_response(t); }),
-      warp_instructions_(stats_.counter("warp_instructions", "instructions", "warp instructions issued (compute(n) counts n)")),
-      active_cycles_(stats_.counter("active_cycles", "cycles", "cycles with at least one resident warp")),
-      global_requests_(stats_.counter("global_requests", "requests", "line requests sent to the L1 (after coalescing)")),
-      atomic_requests_(stats_.counter("atomic_requests", "requests", "line requests of global atomics and reds")),
+      warp_instructions_(stats_.counter("warp_instructions", "instructions",
+                                        "warp instructions issued (compute(n) counts n)")),
+      active_cycles_(
+          stats_.counter("active_cycles", "cycles", "cycles with at least one resident warp")),
+      global_requests_(stats_.counter("global_requests", "requests",
+                                      "line requests sent to the L1 (after coalescing)")),
+      atomic_requests_(stats_.counter("atomic_requests", "requests",
+                                      "line requests of global atomics and reds")),
       loads_(stats_.counter("loads", "instructions", "global load warp instructions")),
       stores_(stats_.counter("stores", "instructions", "global store warp instructions")),
-      atomics_(stats_.counter("atomics", "instructions", "global atomic warp instructions (value returning)")),
-      reds_(stats_.counter("reds", "instructions", "global reduction warp instructions (no return)")),
+      atomics_(stats_.counter("atomics", "instructions",
+                              "global atomic warp instructions (value returning)")),
+      reds_(
+          stats_.counter("reds", "instructions", "global reduction warp instructions (no return)")),
       shared_ops_(stats_.counter("shared_ops", "instructions", "shared-memory warp instructions")),
       barriers_(stats_.counter("barriers", "instructions", "barrier instructions")),
       fences_(stats_.counter("fences", "instructions", "fence instructions")),
       ctas_done_(stats_.counter("ctas", "CTAs", "CTAs completed")),
-      stall_memory_(stats_.counter("stall_memory", "cycles", "no issue: every resident warp waits for memory")),
-      stall_barrier_(stats_.counter("stall_barrier", "cycles", "no issue: warps wait at a barrier (none for memory)")),
-      stall_scoreboard_(stats_.counter("stall_scoreboard", "cycles", "no issue: warps wait for ALU/shared-memory results")),
-      stall_idle_(stats_.counter("stall_no_warp", "cycles", "no resident warp while the kernel runs")) {
+      stall_memory_(stats_.counter("stall_memory", "cycles",
+                                   "no issue: every resident warp waits for memory")),
+      stall_barrier_(stats_.counter("stall_barrier", "cycles",
+                                    "no issue: warps wait at a barrier (none for memory)")),
+      stall_scoreboard_(stats_.counter("stall_scoreboard", "cycles",
+                                       "no issue: warps wait for ALU/shared-memory results")),
+      stall_idle_(
+          stats_.counter("stall_no_warp", "cycles", "no resident warp while the kernel runs")) {
   SC_HAS_PROCESS(SmModule);
   SC_THREAD(run);
-  stats_.formula("ipc", "instructions/cycle", "warp_instructions / active_cycles", [this](StatView v) {
-    return ratio(warp_instructions_.value(v), active_cycles_.value(v));
-  });
-  stats_.formula("atgr", "ratio", "atomic_requests / global_requests (LAB paper's ATGR)",
-                 [this](StatView v) { return ratio(atomic_requests_.value(v), global_requests_.value(v)); });
+  stats_.formula(
+      "ipc", "instructions/cycle", "warp_instructions / active_cycles",
+      [this](StatView v) { return ratio(warp_instructions_.value(v), active_cycles_.value(v)); });
+  stats_.formula(
+      "atgr", "ratio", "atomic_requests / global_requests (LAB paper's ATGR)",
+      [this](StatView v) { return ratio(atomic_requests_.value(v), global_requests_.value(v)); });
   mem_ops_ = std::make_unique<StatGroup>(stats_, "mem_ops");
   StatGroup* mem = mem_ops_.get();
   for (Scope s : {Scope::Cta, Scope::Device, Scope::System})
-    by_scope_[size_t(s)] = &mem->counter(std::string("scope_") + std::string(to_string(s)), "instructions",
-                                         "global loads/stores/atomics/reds with this scope");
+    by_scope_[size_t(s)] =
+        &mem->counter(std::string("scope_") + std::string(to_string(s)), "instructions",
+                      "global loads/stores/atomics/reds with this scope");
   for (MemOrder o : {MemOrder::Relaxed, MemOrder::Acquire, MemOrder::Release, MemOrder::AcqRel,
                      MemOrder::SeqCst, MemOrder::Commutative})
-    by_order_[size_t(o)] = &mem->counter(std::string("order_") + std::string(to_string(o)), "instructions",
-                                         "global loads/stores/atomics/reds with this order");
-  for (uint32_t i = 0; i < spec_.schedulers; ++i) schedulers_.push_back(make_scheduler(spec_.scheduler));
+    by_order_[size_t(o)] =
+        &mem->counter(std::string("order_") + std::string(to_string(o)), "instructions",
+                      "global loads/stores/atomics/reds with this order");
+  for (uint32_t i = 0; i < spec_.schedulers; ++i)
+    schedulers_.push_back(make_scheduler(spec_.scheduler));
 }
 
 void SmModule::before_end_of_elaboration() {
-  if (!external_lsu_) lsu_port_.socket.bind(l1.port.socket);
+  if (!external_lsu_)
+    lsu_port_.socket.bind(l1.port.socket);
   else {
     unused_lsu_ = std::make_unique<tlm_utils::simple_target_socket<SmModule>>("unused_lsu");
     lsu_port_.socket.bind(*unused_lsu_);
@@ -67,7 +82,8 @@ void SmModule::begin_kernel(const KernelLaunch& k, const DeviceMemory& mem) {
 void SmModule::start_cta(uint32_t cta_linear) {
   const KernelLaunch& k = *kernel_;
   uint32_t c = 0;
-  while (c < ctas_.size() && ctas_[c].valid) ++c;
+  while (c < ctas_.size() && ctas_[c].valid)
+    ++c;
   sc_assert(c < ctas_.size() && "dispatcher exceeded the SM's CTA slots");
   const uint32_t warps = uint32_t((k.block.count() + spec_.warp_size - 1) / spec_.warp_size);
   CtaSlot& cta = ctas_[c];
@@ -81,7 +97,8 @@ void SmModule::start_cta(uint32_t cta_linear) {
   g.warp_size = spec_.warp_size;
   const Cycle now = clk_.now();
   for (uint32_t w = 0, slot = 0; w < warps; ++w, ++slot) {
-    while (slot < warps_.size() && warps_[slot].valid) ++slot;
+    while (slot < warps_.size() && warps_[slot].valid)
+      ++slot;
     sc_assert(slot < warps_.size() && "dispatcher exceeded the SM's warp slots");
     g.warp_in_cta = w;
     WarpSlot& ws = warps_[slot];
@@ -145,8 +162,8 @@ void SmModule::check_bounds(uint32_t slot, const WarpInstr& in) const {
     if (!in.mask.test(l)) continue;
     if (!mem_->contains(in.addr[l], in.size)) {
       std::ostringstream os;
-      os << "lane " << l << " accesses 0x" << std::hex << in.addr[l] << std::dec << " (" << int(in.size)
-         << " bytes), outside every device allocation";
+      os << "lane " << l << " accesses 0x" << std::hex << in.addr[l] << std::dec << " ("
+         << int(in.size) << " bytes), outside every device allocation";
       fail(slot, os.str());
     }
   }
@@ -155,10 +172,14 @@ void SmModule::check_bounds(uint32_t slot, const WarpInstr& in) const {
 void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
   WarpSlot& w = warps_[slot];
   check_bounds(slot, in);
-  if (in.kind == WarpInstr::Kind::Load) ++loads_;
-  else if (in.kind == WarpInstr::Kind::Store) ++stores_;
-  else if (in.kind == WarpInstr::Kind::Atomic) ++atomics_;
-  else ++reds_;
+  if (in.kind == WarpInstr::Kind::Load)
+    ++loads_;
+  else if (in.kind == WarpInstr::Kind::Store)
+    ++stores_;
+  else if (in.kind == WarpInstr::Kind::Atomic)
+    ++atomics_;
+  else
+    ++reds_;
   ++*by_scope_[size_t(in.scope)];
   ++*by_order_[size_t(in.order)];
   std::span<const LineRequest> reqs;
@@ -180,7 +201,8 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
     a.src_cta = ctas_[w.cta_slot].cta;
     a.txn_id = ctx_.pool.next_txn_id();
     const bool write = a.kind == AccessKind::Store;
-    p->setup(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, r.line, coalescer_.line_bytes(), a);
+    p->setup(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, r.line,
+             coalescer_.line_bytes(), a);
     if (write) {
       std::copy_n(r.data.data(), coalescer_.line_bytes(), p->data());
       std::copy_n(r.byte_enable.data(), coalescer_.line_bytes(), p->byte_enable());
@@ -197,8 +219,10 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
     const sc_time base = sc_time_stamp();
     lsu_port_.b_transport(*p, d);
     if (ctx_.timed()) done = std::max(done, clk_.at_or_after(base + d));
-    if (in.kind == WarpInstr::Kind::Load) coalescer_.scatter_load(in, r, p->data(), w.warp->results());
-    else if (in.kind == WarpInstr::Kind::Atomic) Coalescer::scatter_atomic(p->access(), w.warp->results());
+    if (in.kind == WarpInstr::Kind::Load)
+      coalescer_.scatter_load(in, r, p->data(), w.warp->results());
+    else if (in.kind == WarpInstr::Kind::Atomic)
+      Coalescer::scatter_atomic(p->access(), w.warp->results());
     p->release();
   }
   // Blocking modes have every answer by now; an instruction with no active
@@ -222,8 +246,8 @@ void SmModule::on_lsu_response(Payload& t) {
     r.lane_mask = it->second.lane_mask;
     r.size = it->second.size;
     coalescer_.scatter_load(in, r, p.data(), w.warp->results());
-  }
-  else if (in.kind == WarpInstr::Kind::Atomic) Coalescer::scatter_atomic(p.access(), w.warp->results());
+  } else if (in.kind == WarpInstr::Kind::Atomic)
+    Coalescer::scatter_atomic(p.access(), w.warp->results());
   in_flight_.erase(it);
   p.release();
   if (--w.outstanding == 0) {
@@ -251,9 +275,12 @@ void SmModule::issue_shared(uint32_t slot, const WarpInstr& in, Cycle now) {
   Lanes<uint64_t>& res = w.warp->results();
   Cycle c = 0;
   try {
-    if (in.kind == WarpInstr::Kind::SharedLoad) c = smem_.load(lanes, res.array());
-    else if (in.kind == WarpInstr::Kind::SharedStore) c = smem_.store(lanes, in.operand.array());
-    else c = smem_.atomic(lanes, in.op, in.type, in.operand.array(), in.compare.array(), res.array());
+    if (in.kind == WarpInstr::Kind::SharedLoad)
+      c = smem_.load(lanes, res.array());
+    else if (in.kind == WarpInstr::Kind::SharedStore)
+      c = smem_.store(lanes, in.operand.array());
+    else
+      c = smem_.atomic(lanes, in.op, in.type, in.operand.array(), in.compare.array(), res.array());
   } catch (const std::exception& e) {
     fail(slot, e.what());
   }
@@ -288,10 +315,14 @@ void SmModule::issue(uint32_t slot, Cycle now) {
   case K::Load:
   case K::Store:
   case K::Atomic:
-  case K::Red: issue_global(slot, *w.warp->pending(), now); break;
+  case K::Red:
+    issue_global(slot, *w.warp->pending(), now);
+    break;
   case K::SharedLoad:
   case K::SharedStore:
-  case K::SharedAtomic: issue_shared(slot, in, now); break;
+  case K::SharedAtomic:
+    issue_shared(slot, in, now);
+    break;
   case K::Barrier:
     ++barriers_;
     w.at_barrier = true;
@@ -307,7 +338,8 @@ void SmModule::issue(uint32_t slot, Cycle now) {
     w.ready_at = now + (ctx_.timed() ? spec_.fence_latency : 0);
     advance(slot);
     break;
-  case K::Exit: break;
+  case K::Exit:
+    break;
   }
 }
 
@@ -346,7 +378,8 @@ bool SmModule::issue_cycle(Cycle now) {
 Cycle SmModule::next_wakeup(Cycle now) const {
   Cycle next = ~Cycle{0};
   for (const WarpSlot& w : warps_)
-    if (w.valid && !w.at_barrier && w.outstanding == 0) next = std::min(next, std::max(w.ready_at, now + 1));
+    if (w.valid && !w.at_barrier && w.outstanding == 0)
+      next = std::min(next, std::max(w.ready_at, now + 1));
   for (Cycle b : sched_busy_until_)
     if (b > now) next = std::min(next, b);
   return next;
@@ -387,8 +420,10 @@ void SmModule::run() {
     if (!ctx_.timed()) {
       // No time passes, so yield now and then: a warp spinning on a flag that
       // another SM sets must let that SM's thread run.
-      if (!issued) wait(response_);
-      else if (++functional_steps_ % 64 == 0) wait(sc_core::SC_ZERO_TIME);
+      if (!issued)
+        wait(response_);
+      else if (++functional_steps_ % 64 == 0)
+        wait(sc_core::SC_ZERO_TIME);
       continue;
     }
     ++active_cycles_;
@@ -401,8 +436,10 @@ void SmModule::run() {
       qk.set(clk_.cycles(next) - sc_time_stamp());
       if (qk.need_sync()) qk.sync();
     } else {
-      if (next == ~Cycle{0}) wait(response_);
-      else wait(clk_.until(next), response_); // a memory response may come first
+      if (next == ~Cycle{0})
+        wait(response_);
+      else
+        wait(clk_.until(next), response_); // a memory response may come first
       woke = std::max(clk_.now(), now + 1);
     }
     if (stall && woke > now + 1) { // the skipped cycles stalled for the same reason

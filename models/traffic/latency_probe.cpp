@@ -8,14 +8,19 @@ namespace tlmgpu {
 
 LatencyProbe::LatencyProbe(sc_module_name n, SimContext& ctx, L1Module& l1, Addr address,
                            StatGroup& parent)
-    : sc_module(n), port("port", 2, [this](Payload&) { response_.notify(SC_ZERO_TIME); }), ctx_(ctx),
-      l1_(l1), addr_(address), clk_(ctx.platform.sm.clock_mhz), stats_(parent, basename()) {
+    : sc_module(n), port("port", 2, [this](Payload&) { response_.notify(SC_ZERO_TIME); }),
+      ctx_(ctx), l1_(l1), addr_(address), clk_(ctx.platform.sm.clock_mhz),
+      stats_(parent, basename()) {
   SC_HAS_PROCESS(LatencyProbe);
   SC_THREAD(run);
-  stats_.formula("l1_hit", "cycles", "unloaded L1 hit latency", [this](StatView) { return double(l1_hit); });
-  stats_.formula("l2_hit", "cycles", "unloaded L2 hit latency", [this](StatView) { return double(l2_hit); });
-  stats_.formula("dram", "cycles", "unloaded DRAM latency, bank precharged", [this](StatView) { return double(dram); });
-  stats_.formula("dram_row_hit", "cycles", "unloaded DRAM latency, open row", [this](StatView) { return double(dram_row_hit); });
+  stats_.formula("l1_hit", "cycles", "unloaded L1 hit latency",
+                 [this](StatView) { return double(l1_hit); });
+  stats_.formula("l2_hit", "cycles", "unloaded L2 hit latency",
+                 [this](StatView) { return double(l2_hit); });
+  stats_.formula("dram", "cycles", "unloaded DRAM latency, bank precharged",
+                 [this](StatView) { return double(dram); });
+  stats_.formula("dram_row_hit", "cycles", "unloaded DRAM latency, open row",
+                 [this](StatView) { return double(dram_row_hit); });
 }
 
 // One load of one sector, nothing else in flight; the result is the number

@@ -13,7 +13,8 @@ namespace tlmgpu {
 
 class LatencyProbe : public sc_core::sc_module {
 public:
-  LatencyProbe(sc_core::sc_module_name n, SimContext& ctx, L1Module& l1, Addr address, StatGroup& parent);
+  LatencyProbe(sc_core::sc_module_name n, SimContext& ctx, L1Module& l1, Addr address,
+               StatGroup& parent);
   InitiatorPort port;
   bool finished() const { return finished_; }
   Cycle dram = 0, l1_hit = 0, l2_hit = 0, dram_row_hit = 0;

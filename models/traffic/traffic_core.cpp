@@ -26,7 +26,8 @@ std::string SharedCounterLog::verify(uint64_t final_value) const {
 }
 
 TrafficCore::TrafficCore(const TrafficParams& p, unsigned generator, Addr region_base,
-                         Addr shared_counter, unsigned line_bytes, unsigned sector_bytes, uint64_t seed)
+                         Addr shared_counter, unsigned line_bytes, unsigned sector_bytes,
+                         uint64_t seed)
     : params_(p), gen_(generator), base_(region_base), shared_(shared_counter), line_(line_bytes),
       sector_(sector_bytes), sectors_(line_bytes / sector_bytes),
       rng_(seed * 0x9E3779B97F4A7C15ull + generator + 1) {}
@@ -41,8 +42,10 @@ uint64_t TrafficCore::random_value(DataType t) {
     double d = double(int64_t(below(2000001)) - 1000000) / 16.0;
     return std::bit_cast<uint64_t>(d);
   }
-  case DataType::U64: return rng_();
-  default: return rng_() & 0xffffffffu;
+  case DataType::U64:
+    return rng_();
+  default:
+    return rng_() & 0xffffffffu;
   }
 }
 
@@ -61,10 +64,14 @@ bool TrafficCore::next(TrafficRequest& r, const std::function<bool(Addr)>& busy)
     if (!busy(r.line)) break;
     if (tries == 7) return false;
   }
-  if (kind < params_.load_pct) make_load(r);
-  else if (kind < params_.load_pct + params_.store_pct) make_store(r);
-  else if (kind < params_.load_pct + params_.store_pct + params_.atomic_pct) make_rmw(r, AccessKind::Atomic);
-  else make_rmw(r, AccessKind::Red);
+  if (kind < params_.load_pct)
+    make_load(r);
+  else if (kind < params_.load_pct + params_.store_pct)
+    make_store(r);
+  else if (kind < params_.load_pct + params_.store_pct + params_.atomic_pct)
+    make_rmw(r, AccessKind::Atomic);
+  else
+    make_rmw(r, AccessKind::Red);
   return true;
 }
 
@@ -105,8 +112,8 @@ void TrafficCore::make_store(TrafficRequest& r) {
 }
 
 void TrafficCore::make_rmw(TrafficRequest& r, AccessKind kind) {
-  static constexpr AtomicOp ops[] = {AtomicOp::Add, AtomicOp::Sub, AtomicOp::Min, AtomicOp::Max,
-                                     AtomicOp::Inc, AtomicOp::Dec, AtomicOp::And, AtomicOp::Or,
+  static constexpr AtomicOp ops[] = {AtomicOp::Add, AtomicOp::Sub,  AtomicOp::Min, AtomicOp::Max,
+                                     AtomicOp::Inc, AtomicOp::Dec,  AtomicOp::And, AtomicOp::Or,
                                      AtomicOp::Xor, AtomicOp::Exch, AtomicOp::Cas};
   static constexpr DataType types[] = {DataType::U32, DataType::S32, DataType::U64, DataType::F32,
                                        DataType::F64};
@@ -152,14 +159,15 @@ void TrafficCore::make_shared(TrafficRequest& r) {
   a.sector_mask = 1u << ((shared_ % line_) / sector_);
 }
 
-std::string TrafficCore::check(const TrafficRequest& r, const uint8_t* data, const GpuAccess& done) const {
+std::string TrafficCore::check(const TrafficRequest& r, const uint8_t* data,
+                               const GpuAccess& done) const {
   if (r.access.kind == AccessKind::Load) {
     for (unsigned b = 0; b < line_; ++b) {
       if (!(r.access.sector_mask >> (b / sector_) & 1) || data[b] == r.expect[b]) continue;
       std::ostringstream os;
-      os << std::hex << "generator " << std::dec << gen_ << std::hex << ": load of line 0x" << r.line
-         << " byte 0x" << b << " returned 0x" << unsigned(data[b]) << ", reference holds 0x"
-         << unsigned(r.expect[b]);
+      os << std::hex << "generator " << std::dec << gen_ << std::hex << ": load of line 0x"
+         << r.line << " byte 0x" << b << " returned 0x" << unsigned(data[b])
+         << ", reference holds 0x" << unsigned(r.expect[b]);
       return os.str();
     }
   } else if (r.access.kind == AccessKind::Atomic && !r.shared_counter) {
@@ -167,8 +175,8 @@ std::string TrafficCore::check(const TrafficRequest& r, const uint8_t* data, con
     for (unsigned i = 0; i < r.access.num_lanes; ++i) {
       if ((done.lanes[i].result & mask) == (r.expect_results[i] & mask)) continue;
       std::ostringstream os;
-      os << std::hex << "generator " << std::dec << gen_ << ": atomic " << to_string(r.access.op) << "."
-         << to_string(r.access.type) << " lane " << i << std::hex << " at 0x"
+      os << std::hex << "generator " << std::dec << gen_ << ": atomic " << to_string(r.access.op)
+         << "." << to_string(r.access.type) << " lane " << i << std::hex << " at 0x"
          << r.line + r.access.lanes[i].offset << " returned 0x" << done.lanes[i].result
          << ", reference 0x" << r.expect_results[i];
       return os.str();

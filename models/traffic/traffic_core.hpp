@@ -22,12 +22,12 @@
 namespace tlmgpu {
 
 struct TrafficParams {
-  uint64_t requests = 2000;    // per generator
-  uint32_t footprint = 16384;  // bytes of private region per generator
+  uint64_t requests = 2000;                                // per generator
+  uint32_t footprint = 16384;                              // bytes of private region per generator
   uint32_t load_pct = 40, store_pct = 25, atomic_pct = 25; // rest: red
-  uint32_t shared_pct = 5;     // of atomics: the shared contended counter
-  uint32_t outstanding = 8;    // AT: requests in flight per generator
-  bool inject_fault = false;   // corrupt one reference byte: proves the checker can fail
+  uint32_t shared_pct = 5;   // of atomics: the shared contended counter
+  uint32_t outstanding = 8;  // AT: requests in flight per generator
+  bool inject_fault = false; // corrupt one reference byte: proves the checker can fail
 };
 
 struct TrafficRequest {

@@ -6,13 +6,12 @@ using namespace sc_core;
 
 namespace tlmgpu {
 
-TrafficModule::TrafficModule(sc_module_name n, SimContext& ctx, unsigned gen, const TrafficParams& p,
-                             Addr region_base, Addr shared_counter, SharedCounterLog& log,
-                             StatGroup& parent)
+TrafficModule::TrafficModule(sc_module_name n, SimContext& ctx, unsigned gen,
+                             const TrafficParams& p, Addr region_base, Addr shared_counter,
+                             SharedCounterLog& log, StatGroup& parent)
     : sc_module(n), port("port", 2 * p.outstanding + 2, [this](Payload& t) { on_response(t); }),
-      ctx_(ctx), params_(p),
-      core_(p, gen, region_base, shared_counter, ctx.platform.l2.line_bytes,
-            ctx.platform.l2.sector_bytes, ctx.seed),
+      ctx_(ctx), params_(p), core_(p, gen, region_base, shared_counter, ctx.platform.l2.line_bytes,
+                                   ctx.platform.l2.sector_bytes, ctx.seed),
       log_(log), clk_(ctx.platform.sm.clock_mhz), stats_(parent, basename()),
       issued_(stats_.counter("issued", "requests", "requests issued")),
       completed_(stats_.counter("completed", "requests", "responses received (must equal issued)")),
@@ -20,10 +19,13 @@ TrafficModule::TrafficModule(sc_module_name n, SimContext& ctx, unsigned gen, co
       stores_(stats_.counter("stores", "requests", "stores issued")),
       atomics_(stats_.counter("atomics", "requests", "atomics issued (value-returning)")),
       reds_(stats_.counter("reds", "requests", "reductions issued (no return)")),
-      mismatches_(stats_.counter("mismatches", "requests", "returned values that differ from the reference")),
-      unexpected_(stats_.counter("unexpected_responses", "responses", "responses for no request in flight (duplicates)")),
+      mismatches_(stats_.counter("mismatches", "requests",
+                                 "returned values that differ from the reference")),
+      unexpected_(stats_.counter("unexpected_responses", "responses",
+                                 "responses for no request in flight (duplicates)")),
       latency_(stats_.average("latency", "cycles", "issue to completion, SM cycles")),
-      latency_hist_(stats_.histogram("latency_hist", "cycles", "issue to completion, SM cycles", 32, 32)) {
+      latency_hist_(
+          stats_.histogram("latency_hist", "cycles", "issue to completion, SM cycles", 32, 32)) {
   SC_HAS_PROCESS(TrafficModule);
   SC_THREAD(run);
   port.publish(stats_);
@@ -42,10 +44,18 @@ GpuPayload* TrafficModule::make_payload(const TrafficRequest& r) {
     t->enable_bytes(line);
   }
   switch (r.access.kind) {
-  case AccessKind::Load: ++loads_; break;
-  case AccessKind::Store: ++stores_; break;
-  case AccessKind::Atomic: ++atomics_; break;
-  default: ++reds_; break;
+  case AccessKind::Load:
+    ++loads_;
+    break;
+  case AccessKind::Store:
+    ++stores_;
+    break;
+  case AccessKind::Atomic:
+    ++atomics_;
+    break;
+  default:
+    ++reds_;
+    break;
   }
   ++issued_;
   return t;
@@ -58,7 +68,8 @@ void TrafficModule::complete(const TrafficRequest& r, GpuPayload& t, Cycle laten
     if (first_error_.empty()) first_error_ = "request to 0x" + std::to_string(r.line) + " failed";
   }
   if (r.shared_counter)
-    for (unsigned i = 0; i < r.access.num_lanes; ++i) log_.record(t.access().lanes[i].result & 0xffffffffu);
+    for (unsigned i = 0; i < r.access.num_lanes; ++i)
+      log_.record(t.access().lanes[i].result & 0xffffffffu);
   std::string err = core_.check(r, t.data(), t.access());
   if (!err.empty()) {
     ++mismatches_;
@@ -69,8 +80,10 @@ void TrafficModule::complete(const TrafficRequest& r, GpuPayload& t, Cycle laten
 }
 
 void TrafficModule::run() {
-  if (ctx_.at()) run_at();
-  else run_blocking();
+  if (ctx_.at())
+    run_at();
+  else
+    run_blocking();
   finished_ = true;
   done.notify(SC_ZERO_TIME);
 }
@@ -129,7 +142,8 @@ void TrafficModule::run_at() {
     ++issued;
     wait(clk_.period());
   }
-  while (!in_flight_.empty()) wait(progress_);
+  while (!in_flight_.empty())
+    wait(progress_);
 }
 
 } // namespace tlmgpu

@@ -25,7 +25,8 @@ public:
     return carries ? std::popcount(a.sector_mask) * sector_bytes_ : 0;
   }
   unsigned reply_bytes(const GpuAccess& a) const {
-    bool carries = a.kind == AccessKind::Load || a.kind == AccessKind::Fill || a.kind == AccessKind::Atomic;
+    bool carries =
+        a.kind == AccessKind::Load || a.kind == AccessKind::Fill || a.kind == AccessKind::Atomic;
     return carries ? std::popcount(a.sector_mask) * sector_bytes_ : 0;
   }
   unsigned flits(unsigned bytes) const { return spec_.flits(bytes); }
@@ -42,7 +43,8 @@ public:
   uint64_t link_wait_cycles() const {
     uint64_t w = 0;
     for (auto* v : {&req_in_, &req_out_, &resp_in_, &resp_out_})
-      for (const BusyUntil& b : *v) w += b.wait_cycles();
+      for (const BusyUntil& b : *v)
+        w += b.wait_cycles();
     return w;
   }
 

@@ -11,9 +11,8 @@ XbarModule::XbarModule(sc_module_name n, SimContext& ctx, StatGroup& parent)
       core_(ctx.platform.xbar, ctx.platform.sm.count, ctx.platform.l2_slices(),
             ctx.platform.l2.sector_bytes),
       // A slot holds a packet of up to line-size data; the flit buffer bounds the count.
-      out_capacity_(std::max<size_t>(
-          1, ctx.platform.xbar.buffer_flits /
-                 ctx.platform.xbar.flits(ctx.platform.l2.line_bytes))),
+      out_capacity_(std::max<size_t>(1, ctx.platform.xbar.buffer_flits /
+                                            ctx.platform.xbar.flits(ctx.platform.l2.line_bytes))),
       out_(ctx.platform.l2_slices()), input_blocked_(ctx.platform.sm.count, false),
       stats_(parent, basename()),
       req_packets_(stats_.counter("request_packets", "packets", "packets on the request network")),
@@ -24,14 +23,15 @@ XbarModule::XbarModule(sc_module_name n, SimContext& ctx, StatGroup& parent)
       input_stalls_(stats_.counter("stall_output_full", "events",
                                    "an input's head packet waited for room at its output (AT)")),
       req_latency_(stats_.average("request_latency", "cycles", "request offered to delivered")) {
-  stats_.formula("backpressured", "events", "SM requests whose END_REQ the crossbar withheld", [this](StatView) {
-    double n = 0;
-    for (auto& p : sm_ports) n += double(p->backpressured());
-    return n;
-  });
-  stats_.formula("flits", "flits", "request + reply flits", [this](StatView v) {
-    return double(req_flits_.value(v) + resp_flits_.value(v));
-  });
+  stats_.formula("backpressured", "events", "SM requests whose END_REQ the crossbar withheld",
+                 [this](StatView) {
+                   double n = 0;
+                   for (auto& p : sm_ports)
+                     n += double(p->backpressured());
+                   return n;
+                 });
+  stats_.formula("flits", "flits", "request + reply flits",
+                 [this](StatView v) { return double(req_flits_.value(v) + resp_flits_.value(v)); });
   stats_.formula("link_wait_cycles", "cycles", "cycles packets waited for busy links (all ports)",
                  [this](StatView) { return double(core_.link_wait_cycles()); });
   const unsigned in_capacity = std::max(1u, spec_.buffer_flits / spec_.flits(0));
@@ -40,13 +40,13 @@ XbarModule::XbarModule(sc_module_name n, SimContext& ctx, StatGroup& parent)
     h.b_transport = [this, i](Payload& t, sc_time& d) { b_transport(i, t, d); };
     h.debug = [this](Payload& t) { return debug(t); };
     h.on_request = [this, i] { serve_input(i); };
-    sm_ports.push_back(
-        std::make_unique<TargetPort>(("sm_port_" + std::to_string(i)).c_str(), in_capacity, std::move(h)));
+    sm_ports.push_back(std::make_unique<TargetPort>(("sm_port_" + std::to_string(i)).c_str(),
+                                                    in_capacity, std::move(h)));
   }
   for (unsigned j = 0; j < ctx.platform.l2_slices(); ++j)
     slice_ports.push_back(std::make_unique<InitiatorPort>(
-        ("slice_port_" + std::to_string(j)).c_str(), 2,
-        [this, j](Payload& t) { on_reply(j, t); }, [this, j] { drain_output(j); }));
+        ("slice_port_" + std::to_string(j)).c_str(), 2, [this, j](Payload& t) { on_reply(j, t); },
+        [this, j] { drain_output(j); }));
 }
 
 void XbarModule::count(const GpuAccess& a) {
@@ -101,7 +101,8 @@ void XbarModule::serve_input(unsigned sm) {
     const GpuAccess& a = access_of(t);
     count(a);
     const Cycle now = clk_.now();
-    const Cycle at_slice = core_.traverse_request(sm, slice, core_.flits(core_.request_bytes(a)), now);
+    const Cycle at_slice =
+        core_.traverse_request(sm, slice, core_.flits(core_.request_bytes(a)), now);
     req_latency_.sample(double(at_slice - now));
     timer_.schedule(clk_.until(at_slice), [this, slice, &t] { deliver(slice, t); });
   }

@@ -24,9 +24,9 @@ public:
 
 private:
   struct Output {
-    size_t reserved = 0;               // packets accepted from inputs, not yet handed on
-    std::deque<Payload*> overflow;     // arrived but the slice port's queue was full
-    std::vector<unsigned> blocked;     // inputs whose head waits for room here
+    size_t reserved = 0;           // packets accepted from inputs, not yet handed on
+    std::deque<Payload*> overflow; // arrived but the slice port's queue was full
+    std::vector<unsigned> blocked; // inputs whose head waits for room here
   };
   void b_transport(unsigned sm, Payload& t, sc_core::sc_time& delay);
   unsigned debug(Payload& t);
@@ -47,7 +47,7 @@ private:
 
   StatGroup stats_;
   Counter &req_packets_, &req_flits_, &resp_packets_, &resp_flits_, &bytes_, &input_stalls_;
-  Average &req_latency_;
+  Average& req_latency_;
 };
 
 } // namespace tlmgpu

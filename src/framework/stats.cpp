@@ -6,13 +6,17 @@
 
 namespace tlmgpu {
 
-nlohmann::json Counter::value_json(StatView v) const { return value(v); }
+nlohmann::json Counter::value_json(StatView v) const {
+  return value(v);
+}
 
 double Average::mean(StatView v) const {
   double s = v == StatView::Epoch ? cur_sum_ : tot_sum_ + cur_sum_;
   return ratio(s, static_cast<double>(count(v)));
 }
-nlohmann::json Average::value_json(StatView v) const { return mean(v); }
+nlohmann::json Average::value_json(StatView v) const {
+  return mean(v);
+}
 void Average::close_epoch() {
   tot_sum_ += cur_sum_;
   tot_n_ += cur_n_;
@@ -36,25 +40,31 @@ uint64_t Histogram::bucket(unsigned i, StatView v) const {
 }
 nlohmann::json Histogram::value_json(StatView v) const {
   nlohmann::json b = nlohmann::json::array();
-  for (unsigned i = 0; i < cur_.size(); ++i) b.push_back(bucket(i, v));
+  for (unsigned i = 0; i < cur_.size(); ++i)
+    b.push_back(bucket(i, v));
   return {{"bucket_width", width_},
           {"buckets", b},
           {"max", v == StatView::Epoch ? cur_max_ : std::max(cur_max_, tot_max_)}};
 }
 void Histogram::close_epoch() {
-  for (size_t i = 0; i < cur_.size(); ++i) tot_[i] += cur_[i], cur_[i] = 0;
+  for (size_t i = 0; i < cur_.size(); ++i)
+    tot_[i] += cur_[i], cur_[i] = 0;
   tot_max_ = std::max(tot_max_, cur_max_);
   cur_max_ = 0;
 }
 
-nlohmann::json Formula::value_json(StatView v) const { return value(v); }
+nlohmann::json Formula::value_json(StatView v) const {
+  return value(v);
+}
 
-StatGroup::StatGroup(StatGroup& parent, std::string name) : name_(std::move(name)), parent_(&parent) {
+StatGroup::StatGroup(StatGroup& parent, std::string name)
+    : name_(std::move(name)), parent_(&parent) {
   parent.children_.push_back(this);
 }
 StatGroup::~StatGroup() {
   if (parent_) parent_->detach(this);
-  for (StatGroup* c : children_) c->parent_ = nullptr;
+  for (StatGroup* c : children_)
+    c->parent_ = nullptr;
 }
 void StatGroup::detach(StatGroup* child) {
   children_.erase(std::remove(children_.begin(), children_.end(), child), children_.end());
@@ -65,7 +75,8 @@ std::string StatGroup::path() const {
   return parent_->path() + "." + name_;
 }
 
-template <class T, class... A> static T& add(std::vector<std::unique_ptr<Stat>>& v, A&&... a) {
+template <class T, class... A>
+static T& add(std::vector<std::unique_ptr<Stat>>& v, A&&... a) {
   auto p = std::make_unique<T>(std::forward<A>(a)...);
   T& ref = *p;
   v.push_back(std::move(p));
@@ -95,24 +106,30 @@ const Stat* StatGroup::find(const std::string& dotted) const {
   }
   std::string head = dotted.substr(0, dot);
   for (StatGroup* c : children_)
-    if (c->name_ == head) return dot == std::string::npos ? nullptr : c->find(dotted.substr(dot + 1));
+    if (c->name_ == head)
+      return dot == std::string::npos ? nullptr : c->find(dotted.substr(dot + 1));
   return nullptr;
 }
 
 void StatGroup::dump(nlohmann::json& out, StatView v, bool full) const {
   for (auto& s : stats_) {
     if (full)
-      out[s->name()] = {{"type", s->type()}, {"value", s->value_json(v)}, {"unit", s->unit()},
+      out[s->name()] = {{"type", s->type()},
+                        {"value", s->value_json(v)},
+                        {"unit", s->unit()},
                         {"desc", s->desc()}};
     else
       out[s->name()] = s->value_json(v);
   }
-  for (StatGroup* c : children_) c->dump(out[c->name_], v, full);
+  for (StatGroup* c : children_)
+    c->dump(out[c->name_], v, full);
 }
 
 void StatGroup::close_epoch() {
-  for (auto& s : stats_) s->close_epoch();
-  for (StatGroup* c : children_) c->close_epoch();
+  for (auto& s : stats_)
+    s->close_epoch();
+  for (StatGroup* c : children_)
+    c->close_epoch();
 }
 
 } // namespace tlmgpu

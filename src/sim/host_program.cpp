@@ -10,7 +10,8 @@ ProgramResult run_host_program(const PlatformSpec& platform, TimingMode mode, ui
   HostModule host("host", ctx, gpu);
   host.program = program;
   simulate();
-  if (!host.finished()) throw SimError("simulation ended before the host program finished (deadlock)");
+  if (!host.finished())
+    throw SimError("simulation ended before the host program finished (deadlock)");
   ProgramResult r;
   ctx.stats.dump(r.stats["total"], StatView::Total, true);
   r.stats["kernels"] = ctx.kernels;

@@ -73,8 +73,10 @@ void TargetPort::publish(StatGroup& parent) {
 
 void InitiatorPort::publish(StatGroup& parent) {
   stats_ = std::make_unique<StatGroup>(parent, basename());
-  stats_->formula("sent", "requests", "BEGIN_REQs sent", [this](StatView) { return double(sent_); });
-  stats_->formula("end_req_waits", "events", "BEGIN_REQs that had to wait for END_REQ (downstream full)",
+  stats_->formula("sent", "requests", "BEGIN_REQs sent",
+                  [this](StatView) { return double(sent_); });
+  stats_->formula("end_req_waits", "events",
+                  "BEGIN_REQs that had to wait for END_REQ (downstream full)",
                   [this](StatView) { return double(end_req_waits_); });
 }
 

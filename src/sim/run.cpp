@@ -2,8 +2,8 @@
 // write stats.json + config.json. Everything the user can get wrong is
 // checked before elaboration; everything that goes wrong inside SystemC comes
 // back as one SimError line, never a report dump or an abort.
-#include "tlmgpu/config.hpp"
 #include "tlmgpu/run.hpp"
+#include "tlmgpu/config.hpp"
 #include "tlmgpu/sim/context.hpp"
 #include "tlmgpu/sim/summary.hpp"
 #include "tlmgpu/sim/workload.hpp"
@@ -26,9 +26,12 @@ namespace tlmgpu {
 
 std::string_view to_string(TimingMode m) {
   switch (m) {
-  case TimingMode::Functional: return "functional";
-  case TimingMode::LT: return "lt";
-  case TimingMode::AT: return "at";
+  case TimingMode::Functional:
+    return "functional";
+  case TimingMode::LT:
+    return "lt";
+  case TimingMode::AT:
+    return "at";
   }
   return "?";
 }
@@ -45,7 +48,8 @@ void prepare_kernel(const PlatformSpec& p) {
   sc_report_handler::set_actions(SC_ERROR, SC_THROW);
   sc_report_handler::set_actions(SC_FATAL, SC_THROW);
   init_kernel_time();
-  tlm_utils::tlm_quantumkeeper::set_global_quantum(Clock(p.sm.clock_mhz).cycles(p.sim.quantum_cycles));
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(
+      Clock(p.sm.clock_mhz).cycles(p.sim.quantum_cycles));
 }
 
 void simulate() {
@@ -58,7 +62,8 @@ void simulate() {
 
 std::vector<WorkloadInfo> list_workloads() {
   std::vector<WorkloadInfo> v;
-  for (const WorkloadEntry& e : workload_registry()) v.push_back(e.info);
+  for (const WorkloadEntry& e : workload_registry())
+    v.push_back(e.info);
   std::sort(v.begin(), v.end(), [](auto& a, auto& b) { return a.name < b.name; });
   return v;
 }
@@ -90,7 +95,8 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
 
   const auto t0 = std::chrono::steady_clock::now();
   simulate();
-  const double host_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double host_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!workload->finished())
     throw SimError("simulation ended before the workload finished (deadlock: no event left)");
 
@@ -122,13 +128,14 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
 
   // Host-side measurements go to their own file: stats.json must stay
   // bit-identical across runs with the same seed.
-  write_json(std::filesystem::path(o.out_dir) / "host.json",
-             {{"host_seconds", host_s}, {"peak_rss_mib", peak_rss_mib()},
-              {"simulated_cycles", cycles}});
+  write_json(
+      std::filesystem::path(o.out_dir) / "host.json",
+      {{"host_seconds", host_s}, {"peak_rss_mib", peak_rss_mib()}, {"simulated_cycles", cycles}});
 
   if (!o.quiet) {
     out << summary.str();
-    for (const auto& k : ctx.kernels) out << summarize_kernel(k, o.platform.sm.clock_mhz);
+    for (const auto& k : ctx.kernels)
+      out << summarize_kernel(k, o.platform.sm.clock_mhz);
     out << "simulated " << cycles << " core cycles (" << std::fixed << std::setprecision(2)
         << sc_time_stamp().to_seconds() * 1e6 << " us) in " << std::setprecision(3) << host_s
         << " s host time, peak RSS " << std::setprecision(0) << peak_rss_mib() << " MiB ["

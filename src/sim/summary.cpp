@@ -20,7 +20,9 @@ double sum_over(const nlohmann::json& gpu, const std::string& prefix, const std:
   }
   return s;
 }
-double ratio_of(double a, double b) { return b == 0 ? 0 : a / b; }
+double ratio_of(double a, double b) {
+  return b == 0 ? 0 : a / b;
+}
 } // namespace
 
 std::string summarize_kernel(const nlohmann::json& kernel, double core_mhz) {
@@ -30,7 +32,8 @@ std::string summarize_kernel(const nlohmann::json& kernel, double core_mhz) {
   const double atomics = sum_over(g, "sm_", "atomics") + sum_over(g, "sm_", "reds");
   const double atomic_req = sum_over(g, "sm_", "atomic_requests");
   const double global_req = sum_over(g, "sm_", "global_requests");
-  const double l1_hits = sum_over(g, "sm_", "load_hits", "l1"), l1_loads = sum_over(g, "sm_", "loads", "l1");
+  const double l1_hits = sum_over(g, "sm_", "load_hits", "l1"),
+               l1_loads = sum_over(g, "sm_", "loads", "l1");
   const double l2_hits = sum_over(g, "l2_", "load_hits"), l2_loads = sum_over(g, "l2_", "loads");
   const double xbar = g.value("xbar", nlohmann::json::object()).value("bytes", 0.0);
   const double dram = sum_over(g, "dram_", "bytes_read") + sum_over(g, "dram_", "bytes_written");
@@ -41,9 +44,9 @@ std::string summarize_kernel(const nlohmann::json& kernel, double core_mhz) {
                 "instructions -> %.0f requests (ATGR %.2f, %.0f same-word serializations at L2); "
                 "L1 load hit %.1f%%, L2 load hit %.1f%%; interconnect %.1f KB, DRAM %.1f KB\n",
                 kernel.value("name", std::string("?")).c_str(), cycles, cycles / core_mhz, winst,
-                ratio_of(winst, cycles), atomics, atomic_req, ratio_of(atomic_req, global_req), serial,
-                100 * ratio_of(l1_hits, l1_loads), 100 * ratio_of(l2_hits, l2_loads), xbar / 1024,
-                dram / 1024);
+                ratio_of(winst, cycles), atomics, atomic_req, ratio_of(atomic_req, global_req),
+                serial, 100 * ratio_of(l1_hits, l1_loads), 100 * ratio_of(l2_hits, l2_loads),
+                xbar / 1024, dram / 1024);
   return buf;
 }
 

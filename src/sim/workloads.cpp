@@ -31,10 +31,12 @@ const WorkloadEntry& find_workload(const std::string& name) {
   }
   std::string hint = closest_match(name, names);
   throw ConfigError("unknown workload '" + name + "'" +
-                    (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "; see 'tlmgpu list'");
+                    (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                    "; see 'tlmgpu list'");
 }
 
-WorkloadArgs::WorkloadArgs(const WorkloadInfo& info, const std::map<std::string, std::string>& given)
+WorkloadArgs::WorkloadArgs(const WorkloadInfo& info,
+                           const std::map<std::string, std::string>& given)
     : workload_(info.name) {
   std::vector<std::string> names;
   for (const WorkloadArg& a : info.args) {
@@ -56,13 +58,17 @@ uint64_t WorkloadArgs::u64(const std::string& name, uint64_t min, uint64_t max) 
   uint64_t v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || p != s.data() + s.size())
-    throw ConfigError("workload '" + workload_ + "' argument " + name + ": expected an unsigned integer, got '" + s + "'");
+    throw ConfigError("workload '" + workload_ + "' argument " + name +
+                      ": expected an unsigned integer, got '" + s + "'");
   if (v < min || v > max)
-    throw ConfigError("workload '" + workload_ + "' argument " + name + ": " + s + " is out of range [" +
-                      std::to_string(min) + ", " + std::to_string(max) + "]");
+    throw ConfigError("workload '" + workload_ + "' argument " + name + ": " + s +
+                      " is out of range [" + std::to_string(min) + ", " + std::to_string(max) +
+                      "]");
   return v;
 }
 
-std::string WorkloadArgs::str(const std::string& name) const { return values_.at(name); }
+std::string WorkloadArgs::str(const std::string& name) const {
+  return values_.at(name);
+}
 
 } // namespace tlmgpu

@@ -25,9 +25,15 @@ static void check_random_traffic(const std::string& platform, TimingMode mode,
   CHECK(sum_stat(total, "reads") > 0);
 }
 
-TEST_CASE("random traffic checks out: tiny, functional") { check_random_traffic("tiny", TimingMode::Functional); }
-TEST_CASE("random traffic checks out: tiny, lt") { check_random_traffic("tiny", TimingMode::LT); }
-TEST_CASE("random traffic checks out: tiny, at") { check_random_traffic("tiny", TimingMode::AT); }
+TEST_CASE("random traffic checks out: tiny, functional") {
+  check_random_traffic("tiny", TimingMode::Functional);
+}
+TEST_CASE("random traffic checks out: tiny, lt") {
+  check_random_traffic("tiny", TimingMode::LT);
+}
+TEST_CASE("random traffic checks out: tiny, at") {
+  check_random_traffic("tiny", TimingMode::AT);
+}
 TEST_CASE("random traffic checks out: titanv, functional") {
   check_random_traffic("titanv", TimingMode::Functional, {{"requests", "500"}});
 }
@@ -66,8 +72,12 @@ static void check_latency(TimingMode mode) {
   CHECK(p["dram_row_hit"]["value"].get<double>() < p["dram"]["value"].get<double>());
 }
 
-TEST_CASE("unloaded latencies equal the platform's: lt") { check_latency(TimingMode::LT); }
-TEST_CASE("unloaded latencies equal the platform's: at") { check_latency(TimingMode::AT); }
+TEST_CASE("unloaded latencies equal the platform's: lt") {
+  check_latency(TimingMode::LT);
+}
+TEST_CASE("unloaded latencies equal the platform's: at") {
+  check_latency(TimingMode::AT);
+}
 
 TEST_CASE("AT under saturation shows backpressure and loses nothing") {
   // 2 SMs with 64 requests in flight each against one small DRAM channel.

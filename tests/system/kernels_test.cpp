@@ -10,8 +10,8 @@
 using namespace tlmgpu;
 using namespace tlmgpu::test;
 
-static void check_histogram(const std::string& workload, const std::string& platform, TimingMode mode,
-                            const std::string& n) {
+static void check_histogram(const std::string& workload, const std::string& platform,
+                            TimingMode mode, const std::string& n) {
   RunResult r = run(platform, workload, mode, {{"n", n}});
   INFO(r.summary);
   REQUIRE(r.rc == 0);
@@ -21,23 +21,48 @@ static void check_histogram(const std::string& workload, const std::string& plat
   if (mode != TimingMode::Functional) CHECK(r.stats["kernels"][0]["cycles"].get<double>() > 0);
 }
 
-TEST_CASE("histogram matches the CPU: titanv functional") { check_histogram("histogram", "titanv", TimingMode::Functional, "100000"); }
-TEST_CASE("histogram matches the CPU: titanv lt") { check_histogram("histogram", "titanv", TimingMode::LT, "100000"); }
-TEST_CASE("histogram matches the CPU: titanv at") { check_histogram("histogram", "titanv", TimingMode::AT, "100000"); }
-TEST_CASE("histogram matches the CPU: tiny functional") { check_histogram("histogram", "tiny", TimingMode::Functional, "20000"); }
-TEST_CASE("histogram matches the CPU: tiny lt") { check_histogram("histogram", "tiny", TimingMode::LT, "20000"); }
-TEST_CASE("histogram matches the CPU: tiny at") { check_histogram("histogram", "tiny", TimingMode::AT, "20000"); }
-TEST_CASE("histogram-shared matches the CPU: titanv functional") { check_histogram("histogram-shared", "titanv", TimingMode::Functional, "100000"); }
-TEST_CASE("histogram-shared matches the CPU: titanv lt") { check_histogram("histogram-shared", "titanv", TimingMode::LT, "100000"); }
-TEST_CASE("histogram-shared matches the CPU: titanv at") { check_histogram("histogram-shared", "titanv", TimingMode::AT, "100000"); }
-TEST_CASE("histogram-shared matches the CPU: tiny functional") { check_histogram("histogram-shared", "tiny", TimingMode::Functional, "20000"); }
-TEST_CASE("histogram-shared matches the CPU: tiny lt") { check_histogram("histogram-shared", "tiny", TimingMode::LT, "20000"); }
-TEST_CASE("histogram-shared matches the CPU: tiny at") { check_histogram("histogram-shared", "tiny", TimingMode::AT, "20000"); }
+TEST_CASE("histogram matches the CPU: titanv functional") {
+  check_histogram("histogram", "titanv", TimingMode::Functional, "100000");
+}
+TEST_CASE("histogram matches the CPU: titanv lt") {
+  check_histogram("histogram", "titanv", TimingMode::LT, "100000");
+}
+TEST_CASE("histogram matches the CPU: titanv at") {
+  check_histogram("histogram", "titanv", TimingMode::AT, "100000");
+}
+TEST_CASE("histogram matches the CPU: tiny functional") {
+  check_histogram("histogram", "tiny", TimingMode::Functional, "20000");
+}
+TEST_CASE("histogram matches the CPU: tiny lt") {
+  check_histogram("histogram", "tiny", TimingMode::LT, "20000");
+}
+TEST_CASE("histogram matches the CPU: tiny at") {
+  check_histogram("histogram", "tiny", TimingMode::AT, "20000");
+}
+TEST_CASE("histogram-shared matches the CPU: titanv functional") {
+  check_histogram("histogram-shared", "titanv", TimingMode::Functional, "100000");
+}
+TEST_CASE("histogram-shared matches the CPU: titanv lt") {
+  check_histogram("histogram-shared", "titanv", TimingMode::LT, "100000");
+}
+TEST_CASE("histogram-shared matches the CPU: titanv at") {
+  check_histogram("histogram-shared", "titanv", TimingMode::AT, "100000");
+}
+TEST_CASE("histogram-shared matches the CPU: tiny functional") {
+  check_histogram("histogram-shared", "tiny", TimingMode::Functional, "20000");
+}
+TEST_CASE("histogram-shared matches the CPU: tiny lt") {
+  check_histogram("histogram-shared", "tiny", TimingMode::LT, "20000");
+}
+TEST_CASE("histogram-shared matches the CPU: tiny at") {
+  check_histogram("histogram-shared", "tiny", TimingMode::AT, "20000");
+}
 
 TEST_CASE("histogram reads the real digits images") {
-  RunResult r = run("tiny", "histogram", TimingMode::LT,
-                    {{"input", "digits:" + std::string(TLMGPU_SOURCE_DIR) + "/../shared/data/digits.csv.gz"},
-                     {"bins", "17"}});
+  RunResult r =
+      run("tiny", "histogram", TimingMode::LT,
+          {{"input", "digits:" + std::string(TLMGPU_SOURCE_DIR) + "/../shared/data/digits.csv.gz"},
+           {"bins", "17"}});
   INFO(r.summary);
   CHECK(r.rc == 0);
 }
@@ -82,13 +107,15 @@ static WarpTask block_reduce(Warp& w, ReduceArgs a) {
   const Lanes<uint32_t> tid = w.thread_idx();
   const Mask in_range = w.active() & (gid < Lanes<uint64_t>(a.n));
   Lanes<uint32_t> v = co_await w.load<uint32_t>(address_of<uint32_t>(a.in, gid), in_range);
-  co_await w.shared_store<uint32_t>(address_of<uint32_t>(0, tid), select(in_range, v, Lanes<uint32_t>(0u)), w.active());
+  co_await w.shared_store<uint32_t>(address_of<uint32_t>(0, tid),
+                                    select(in_range, v, Lanes<uint32_t>(0u)), w.active());
   co_await w.barrier();
   for (uint32_t s = bt / 2; s > 0; s /= 2) {
     const Mask m = w.active() & (tid < Lanes<uint32_t>(s));
     if (m.any()) {
       Lanes<uint32_t> x = co_await w.shared_load<uint32_t>(address_of<uint32_t>(0, tid), m);
-      Lanes<uint32_t> y = co_await w.shared_load<uint32_t>(address_of<uint32_t>(0, tid + Lanes<uint32_t>(s)), m);
+      Lanes<uint32_t> y =
+          co_await w.shared_load<uint32_t>(address_of<uint32_t>(0, tid + Lanes<uint32_t>(s)), m);
       co_await w.shared_store<uint32_t>(address_of<uint32_t>(0, tid), x + y, m);
     }
     co_await w.barrier();
@@ -108,17 +135,24 @@ static void reduction(TimingMode mode) {
   run_host_program(load_platform(platform_path("tiny")), mode, 1, [&](HostModule& h) {
     ReduceArgs a{h.upload(data), h.malloc(4), n};
     h.memset(a.total, 0, 4);
-    KernelLaunch k{"block_reduce", {(n + 255) / 256, 1, 1}, {256, 1, 1}, 256 * 4, 32,
-                   [a](Warp& w) { return block_reduce(w, a); }};
+    KernelLaunch k{"block_reduce", {(n + 255) / 256, 1, 1}, {256, 1, 1}, 256 * 4, 32, [a](Warp& w) {
+                     return block_reduce(w, a);
+                   }};
     h.launch(std::move(k));
     h.synchronize();
     device = h.download<uint32_t>(a.total, 1)[0];
   });
   CHECK(device == uint64_t(n) * (n + 1) / 2);
 }
-TEST_CASE("block reduction (barrier + shared memory + atomics): functional") { reduction(TimingMode::Functional); }
-TEST_CASE("block reduction (barrier + shared memory + atomics): lt") { reduction(TimingMode::LT); }
-TEST_CASE("block reduction (barrier + shared memory + atomics): at") { reduction(TimingMode::AT); }
+TEST_CASE("block reduction (barrier + shared memory + atomics): functional") {
+  reduction(TimingMode::Functional);
+}
+TEST_CASE("block reduction (barrier + shared memory + atomics): lt") {
+  reduction(TimingMode::LT);
+}
+TEST_CASE("block reduction (barrier + shared memory + atomics): at") {
+  reduction(TimingMode::AT);
+}
 
 struct MessageArgs {
   Addr data, flag, seen;
@@ -139,8 +173,9 @@ static WarpTask message_passing(Warp& w, MessageArgs a) {
   }
   co_await w.load<uint32_t>(Lanes<Addr>(a.data), one); // primes the L1 with the old value
   for (;;) {
-    Lanes<uint32_t> f = co_await w.atomic<uint32_t>(AtomicOp::Add, Lanes<Addr>(a.flag), Lanes<uint32_t>(0u),
-                                                    one, MemOrder::Acquire, Scope::Device);
+    Lanes<uint32_t> f =
+        co_await w.atomic<uint32_t>(AtomicOp::Add, Lanes<Addr>(a.flag), Lanes<uint32_t>(0u), one,
+                                    MemOrder::Acquire, Scope::Device);
     if (f[0] == 1) break;
     co_await w.compute(20);
   }
@@ -153,17 +188,29 @@ static uint32_t message_passing_run(TimingMode mode, bool fence) {
   uint32_t seen = 0;
   run_host_program(load_platform(platform_path("tiny")), mode, 1, [&](HostModule& h) {
     MessageArgs a{h.malloc(4), h.malloc(4), h.malloc(4), fence};
-    for (Addr x : {a.data, a.flag, a.seen}) h.memset(x, 0, 4);
-    KernelLaunch k{"message_passing", {2, 1, 1}, {32, 1, 1}, 0, 32, [a](Warp& w) { return message_passing(w, a); }};
+    for (Addr x : {a.data, a.flag, a.seen})
+      h.memset(x, 0, 4);
+    KernelLaunch k{"message_passing",
+                   {2, 1, 1},
+                   {32, 1, 1},
+                   0,
+                   32,
+                   [a](Warp& w) { return message_passing(w, a); }};
     h.launch(std::move(k));
     h.synchronize();
     seen = h.download<uint32_t>(a.seen, 1)[0];
   });
   return seen;
 }
-TEST_CASE("message passing with a device fence never reads stale data: lt") { CHECK(message_passing_run(TimingMode::LT, true) == 42); }
-TEST_CASE("message passing with a device fence never reads stale data: at") { CHECK(message_passing_run(TimingMode::AT, true) == 42); }
-TEST_CASE("message passing with a device fence never reads stale data: functional") { CHECK(message_passing_run(TimingMode::Functional, true) == 42); }
+TEST_CASE("message passing with a device fence never reads stale data: lt") {
+  CHECK(message_passing_run(TimingMode::LT, true) == 42);
+}
+TEST_CASE("message passing with a device fence never reads stale data: at") {
+  CHECK(message_passing_run(TimingMode::AT, true) == 42);
+}
+TEST_CASE("message passing with a device fence never reads stale data: functional") {
+  CHECK(message_passing_run(TimingMode::Functional, true) == 42);
+}
 // The mutation: without the acquire fence the consumer's L1 still holds the
 // old line, so the stale value shows. If this ever reads 42 the L1 is not
 // keeping real copies and the test above proves nothing.
@@ -181,7 +228,8 @@ static std::string error_of(const std::function<void(HostModule&)>& program) {
 }
 
 static WarpTask touch(Warp& w, Addr a) {
-  co_await w.store<uint32_t>(address_of<uint32_t>(a, w.thread_idx()), Lanes<uint32_t>(7u), w.active());
+  co_await w.store<uint32_t>(address_of<uint32_t>(a, w.thread_idx()), Lanes<uint32_t>(7u),
+                             w.active());
 }
 
 TEST_CASE("a block larger than the platform allows is refused") {

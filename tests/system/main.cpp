@@ -1,5 +1,5 @@
 // The one Catch2 main of the system tests. CTest runs each test case in its
 // own process because SystemC elaborates once per process.
 #define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
 #include "tlmgpu/sim/no_sc_main.hpp"
+#include <catch2/catch.hpp>

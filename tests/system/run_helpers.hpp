@@ -34,9 +34,9 @@ inline RunResult run(const std::string& platform, const std::string& workload, T
   o.args = std::move(args);
   o.timing = mode;
   o.seed = 7;
-  o.out_dir = (std::filesystem::temp_directory_path() /
-               ("tlmgpu_test_" + std::to_string(::getpid())))
-                  .string();
+  o.out_dir =
+      (std::filesystem::temp_directory_path() / ("tlmgpu_test_" + std::to_string(::getpid())))
+          .string();
   std::ostringstream out;
   RunResult r;
   r.rc = run_simulation(o, out);

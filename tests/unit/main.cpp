@@ -1,4 +1,4 @@
 // The one Catch2 main of the kernel-free unit tests.
 #define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
 #include "tlmgpu/sim/no_sc_main.hpp"
+#include <catch2/catch.hpp>

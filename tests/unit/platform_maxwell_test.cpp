@@ -55,7 +55,7 @@ TEST_CASE("gtx980: SMs, clocks, caches and GDDR5 bandwidth match thesis Table 3.
   CHECK(p.dram.peak_bytes_per_s == Approx(224e9));
   CHECK(p.dram.channels * p.dram.bus_bytes * 8 == 256);
   CHECK(p.dram.data_rate * p.dram.clock_mhz == Approx(7000.0)); // MT/s per pin
-  CHECK(p.dram.burst_bytes == 32);                               // one L2 sector per burst
+  CHECK(p.dram.burst_bytes == 32);                              // one L2 sector per burst
   CHECK(p.l2.clock_mhz == Approx(1270.0));
   CHECK(p.xbar.clock_mhz == Approx(1270.0));
   CHECK(p.xbar.flits(0) == 1);   // 8 B request header in one 32 B flit
@@ -94,6 +94,6 @@ TEST_CASE("gtx980 and tx1 differ only where Table 3.1 says they do", "[platform]
   CHECK(g.l1.ways == t.l1.ways);
   CHECK(g.shared_mem.bytes == t.shared_mem.bytes);
   CHECK(g.l2.ways == t.l2.ways);
-  CHECK(g.l2_bytes() == 8 * t.l2_bytes());                             // 2 MB vs 256 KB
+  CHECK(g.l2_bytes() == 8 * t.l2_bytes());                                  // 2 MB vs 256 KB
   CHECK(g.dram.peak_bytes_per_s / t.dram.peak_bytes_per_s == Approx(8.75)); // 224 / 25.6
 }

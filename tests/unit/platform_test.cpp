@@ -31,6 +31,6 @@ TEST_CASE("tiny extends titanv and overrides what it names", "[platform]") {
   CHECK(p.sm.count == 2);
   CHECK(p.dram.channels == 1);
   CHECK(p.l2_slices() == 2);
-  CHECK(p.l2.latency == 102);   // inherited
-  CHECK(p.dram.tRCD == 12);     // inherited
+  CHECK(p.l2.latency == 102); // inherited
+  CHECK(p.dram.tRCD == 12);   // inherited
 }

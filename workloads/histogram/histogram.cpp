@@ -27,8 +27,9 @@ public:
     input_ = a.str("input");
     racy_ = a.u64("racy", 0, 1) != 0;
     if (input_ != "gen" && input_.rfind("digits:", 0) != 0)
-      throw ConfigError("workload argument input: expected 'gen' or 'digits:<path to digits.csv.gz>', got '" +
-                        input_ + "'");
+      throw ConfigError(
+          "workload argument input: expected 'gen' or 'digits:<path to digits.csv.gz>', got '" +
+          input_ + "'");
   }
 
   void elaborate(SimContext& ctx, GpuModule& gpu) override {
@@ -40,18 +41,22 @@ public:
 
   std::string check(SimContext& ctx, GpuModule&, std::ostream& out) override {
     std::vector<uint64_t> ref(bins_, 0);
-    for (uint32_t p : pixels_) ++ref[p % bins_];
+    for (uint32_t p : pixels_)
+      ++ref[p % bins_];
     std::string error;
     for (uint32_t b = 0; b < bins_ && error.empty(); ++b)
       if (result_[b] != ref[b])
-        error = "bin " + std::to_string(b) + ": device " + std::to_string(result_[b]) + ", CPU reference " +
-                std::to_string(ref[b]);
+        error = "bin " + std::to_string(b) + ": device " + std::to_string(result_[b]) +
+                ", CPU reference " + std::to_string(ref[b]);
     std::ofstream f(std::filesystem::path(ctx.out_dir) / "histogram.txt");
-    f << "# bin count (" << (shared_ ? "histogram-shared" : "histogram") << ", n=" << pixels_.size() << ")\n";
-    for (uint32_t b = 0; b < bins_; ++b) f << b << " " << result_[b] << "\n";
-    out << (shared_ ? "histogram-shared" : "histogram") << ": " << pixels_.size() << " pixels into " << bins_
-        << " bins, grid " << grid_used_ << " x " << block_ << (racy_ ? " (racy kernel)" : "")
-        << ", result in " << (std::filesystem::path(ctx.out_dir) / "histogram.txt").string() << "\n";
+    f << "# bin count (" << (shared_ ? "histogram-shared" : "histogram") << ", n=" << pixels_.size()
+      << ")\n";
+    for (uint32_t b = 0; b < bins_; ++b)
+      f << b << " " << result_[b] << "\n";
+    out << (shared_ ? "histogram-shared" : "histogram") << ": " << pixels_.size() << " pixels into "
+        << bins_ << " bins, grid " << grid_used_ << " x " << block_
+        << (racy_ ? " (racy kernel)" : "") << ", result in "
+        << (std::filesystem::path(ctx.out_dir) / "histogram.txt").string() << "\n";
     return error;
   }
 
@@ -60,7 +65,8 @@ private:
     if (input_ == "gen") {
       std::mt19937_64 rng(seed);
       pixels_.resize(n_);
-      for (auto& p : pixels_) p = uint32_t(rng() % bins_); // uniform, as the LAB benchmark's random ints
+      for (auto& p : pixels_)
+        p = uint32_t(rng() % bins_); // uniform, as the LAB benchmark's random ints
       return;
     }
     ml::DigitsData d = ml::read_digits(input_.substr(7));
@@ -76,8 +82,9 @@ private:
     a.hist = h.malloc(uint64_t(bins_) * 4, "hist");
     h.memset(a.hist, 0, uint64_t(bins_) * 4);
     const PlatformSpec& p = ctx.platform;
-    grid_used_ = grid_ ? grid_
-                       : uint32_t(std::min<uint64_t>((a.n + block_ - 1) / block_, uint64_t(p.sm.count) * 4));
+    grid_used_ =
+        grid_ ? grid_
+              : uint32_t(std::min<uint64_t>((a.n + block_ - 1) / block_, uint64_t(p.sm.count) * 4));
     KernelLaunch k;
     k.name = shared_ ? "histogram_shared" : "histogram";
     k.grid = {grid_used_, 1, 1};
@@ -100,18 +107,20 @@ private:
 };
 
 std::vector<WorkloadArg> histogram_args() {
-  return {{"n", "1048576", "pixels (input=gen)"},
-          {"bins", "256", "histogram bins (the LAB paper also uses 8192)"},
-          {"input", "gen", "'gen' (seeded uniform pixels) or 'digits:<path>' (real 8x8 digit images)"},
-          {"block", "256", "threads per block"},
-          {"grid", "0", "blocks (0 = min(n / block, 4 per SM)); the kernel is grid-stride"},
-          {"racy", "0", "1 = non-atomic read-modify-write: a wrong kernel the check must catch"}};
+  return {
+      {"n", "1048576", "pixels (input=gen)"},
+      {"bins", "256", "histogram bins (the LAB paper also uses 8192)"},
+      {"input", "gen", "'gen' (seeded uniform pixels) or 'digits:<path>' (real 8x8 digit images)"},
+      {"block", "256", "threads per block"},
+      {"grid", "0", "blocks (0 = min(n / block, 4 per SM)); the kernel is grid-stride"},
+      {"racy", "0", "1 = non-atomic read-modify-write: a wrong kernel the check must catch"}};
 }
 
 } // namespace
 
 WorkloadEntry histogram_workload() {
-  WorkloadInfo info{"histogram", "LAB paper Listing 1: one device-scope commutative atomicAdd per pixel",
+  WorkloadInfo info{"histogram",
+                    "LAB paper Listing 1: one device-scope commutative atomicAdd per pixel",
                     histogram_args()};
   return {info, [](const WorkloadArgs& a) {
             return std::make_unique<HistogramWorkload>(histogram_kernel, false, a);

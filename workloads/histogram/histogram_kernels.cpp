@@ -25,7 +25,8 @@ WarpTask histogram_shared_kernel(Warp& w, HistogramArgs a) {
   for (uint32_t b0 = 0; b0 < a.bins; b0 += threads) {
     const Lanes<uint32_t> b = w.thread_idx() + Lanes<uint32_t>(b0);
     const Mask m = w.active() & (b < Lanes<uint32_t>(a.bins));
-    if (m.any()) co_await w.shared_store<uint32_t>(address_of<uint32_t>(0, b), Lanes<uint32_t>(0u), m);
+    if (m.any())
+      co_await w.shared_store<uint32_t>(address_of<uint32_t>(0, b), Lanes<uint32_t>(0u), m);
   }
   co_await w.barrier();
   const uint64_t stride = w.grid_threads();
@@ -34,7 +35,8 @@ WarpTask histogram_shared_kernel(Warp& w, HistogramArgs a) {
     if (m.empty()) break;
     Lanes<uint32_t> px = co_await w.load<uint32_t>(address_of<uint32_t>(a.pixels, i), m);
     co_await w.compute(2);
-    co_await w.shared_atomic<uint32_t>(AtomicOp::Add, address_of<uint32_t>(0, px % Lanes<uint32_t>(a.bins)),
+    co_await w.shared_atomic<uint32_t>(AtomicOp::Add,
+                                       address_of<uint32_t>(0, px % Lanes<uint32_t>(a.bins)),
                                        Lanes<uint32_t>(1u), m);
   }
   co_await w.barrier();

@@ -7,8 +7,8 @@
 namespace tlmgpu {
 
 struct HistogramArgs {
-  Addr pixels = 0;   // uint32_t[n]
-  Addr hist = 0;     // uint32_t[bins], zeroed by the host
+  Addr pixels = 0; // uint32_t[n]
+  Addr hist = 0;   // uint32_t[bins], zeroed by the host
   uint64_t n = 0;
   uint32_t bins = 256;
   bool racy = false; // plain load/add/store instead of an atomic: a wrong kernel

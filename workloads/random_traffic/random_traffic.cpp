@@ -22,7 +22,8 @@ public:
     generators_ = uint32_t(a.u64("generators", 0, 1 << 20));
     p_.inject_fault = a.u64("inject_fault", 0, 1) != 0;
     if (p_.load_pct + p_.store_pct + p_.atomic_pct > 100)
-      throw ConfigError("random-traffic: load_pct + store_pct + atomic_pct must be <= 100 (the rest is red)");
+      throw ConfigError(
+          "random-traffic: load_pct + store_pct + atomic_pct must be <= 100 (the rest is red)");
   }
 
   void elaborate(SimContext& ctx, GpuModule& gpu) override {
@@ -32,8 +33,9 @@ public:
     const Addr region_stride = std::max<Addr>(1 << 20, Addr(p_.footprint) * 2);
     shared_ = Addr(generators_) * region_stride + 64;
     for (uint32_t g = 0; g < generators_; ++g) {
-      gens_.push_back(std::make_unique<TrafficModule>(("traffic_" + std::to_string(g)).c_str(), ctx, g,
-                                                      p_, Addr(g) * region_stride, shared_, log_, ctx.stats));
+      gens_.push_back(std::make_unique<TrafficModule>(("traffic_" + std::to_string(g)).c_str(), ctx,
+                                                      g, p_, Addr(g) * region_stride, shared_, log_,
+                                                      ctx.stats));
       gens_.back()->port.socket.bind(gpu.sms[g]->lsu());
     }
   }
@@ -50,8 +52,8 @@ public:
     for (auto& g : gens_) {
       mismatches += g->mismatches();
       if (g->issued() != g->completed() && first.empty())
-        first = std::string(g->name()) + ": issued " + std::to_string(g->issued()) + " but completed " +
-                std::to_string(g->completed());
+        first = std::string(g->name()) + ": issued " + std::to_string(g->issued()) +
+                " but completed " + std::to_string(g->completed());
       if (first.empty()) first = g->first_error();
     }
     // Final memory image: every byte of every private region, read through
@@ -79,7 +81,8 @@ public:
     gpu.debug_read(shared_, reinterpret_cast<uint8_t*>(&counter), 4);
     std::string shared = log_.verify(counter);
     if (first.empty()) first = shared;
-    for (auto& g : gens_) issued += g->core().footprint() ? 1 : 0;
+    for (auto& g : gens_)
+      issued += g->core().footprint() ? 1 : 0;
     out << "random-traffic: " << gens_.size() << " generators x " << p_.requests << " requests, "
         << mismatches << " value mismatches, " << bad_lines << " wrong lines in final memory, "
         << "shared counter " << counter << (shared.empty() ? " (ok)" : " (WRONG)") << "\n";
@@ -98,18 +101,19 @@ private:
 } // namespace
 
 WorkloadEntry random_traffic_workload() {
-  WorkloadInfo info{"random-traffic",
-                    "seeded random loads/stores/atomics/reds of every op and type through the L1s, "
-                    "every value checked against a reference memory",
-                    {{"requests", "2000", "requests per generator"},
-                     {"generators", "0", "generators, one per SM from SM 0 (0 = one per SM)"},
-                     {"footprint", "16384", "bytes of private region per generator"},
-                     {"outstanding", "8", "requests in flight per generator (AT)"},
-                     {"load_pct", "40", "percent loads"},
-                     {"store_pct", "25", "percent stores"},
-                     {"atomic_pct", "25", "percent value-returning atomics (rest: red)"},
-                     {"shared_pct", "5", "percent of atomics that hit the shared contended counter"},
-                     {"inject_fault", "0", "1 = corrupt one reference byte on purpose (the check must fail)"}}};
+  WorkloadInfo info{
+      "random-traffic",
+      "seeded random loads/stores/atomics/reds of every op and type through the L1s, "
+      "every value checked against a reference memory",
+      {{"requests", "2000", "requests per generator"},
+       {"generators", "0", "generators, one per SM from SM 0 (0 = one per SM)"},
+       {"footprint", "16384", "bytes of private region per generator"},
+       {"outstanding", "8", "requests in flight per generator (AT)"},
+       {"load_pct", "40", "percent loads"},
+       {"store_pct", "25", "percent stores"},
+       {"atomic_pct", "25", "percent value-returning atomics (rest: red)"},
+       {"shared_pct", "5", "percent of atomics that hit the shared contended counter"},
+       {"inject_fault", "0", "1 = corrupt one reference byte on purpose (the check must fail)"}}};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<RandomTraffic>(a); }};
 }
 

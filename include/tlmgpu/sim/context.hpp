@@ -39,7 +39,7 @@ public:
   AddressMap address_map;
   BackingStore memory;
   PayloadPool pool;
-  StatGroup stats; // root
+  StatGroup stats;     // root
   std::string out_dir; // where workloads write their result files
 
   // Per-kernel stats sections (stats.json "kernels"): each kernel end dumps

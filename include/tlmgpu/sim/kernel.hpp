@@ -12,7 +12,7 @@ namespace tlmgpu {
 struct KernelLaunch {
   std::string name;
   Dim3 grid, block;
-  uint32_t shared_bytes = 0;     // static + dynamic shared memory per CTA
+  uint32_t shared_bytes = 0; // static + dynamic shared memory per CTA
   uint32_t regs_per_thread = 32;
   std::function<WarpTask(Warp&)> body;
 };

@@ -3,4 +3,6 @@
 // through run_simulation(). Include this in exactly one file per executable.
 #pragma once
 
-extern "C" int sc_main(int, char**) { return 2; } // never called
+extern "C" int sc_main(int, char**) {
+  return 2;
+} // never called

@@ -21,8 +21,8 @@
 #include "tlmgpu/stats.hpp"
 
 #include <deque>
-#include <memory>
 #include <functional>
+#include <memory>
 #include <new>
 #include <queue>
 #include <type_traits>
@@ -38,7 +38,8 @@ using Payload = tlm::tlm_generic_payload;
 class InlineFn {
 public:
   InlineFn() = default;
-  template <class F> InlineFn(F f) { // NOLINT: implicit on purpose, like std::function
+  template <class F>
+  InlineFn(F f) { // NOLINT: implicit on purpose, like std::function
     static_assert(sizeof(F) <= sizeof(buf_), "capture less (a pointer to state)");
     static_assert(std::is_trivially_copyable_v<F> && std::is_trivially_destructible_v<F>,
                   "capture pointers, references and integers only");
@@ -108,7 +109,7 @@ private:
   std::deque<Payload*> queue_;
   Payload* held_ = nullptr; // request whose END_REQ is withheld
   std::deque<Payload*> ready_responses_;
-  bool response_open_ = false;      // BEGIN_RESP sent, END_RESP not yet seen
+  bool response_open_ = false; // BEGIN_RESP sent, END_RESP not yet seen
   TimedQueue timer_{"timer"};
   uint64_t accepted_ = 0, backpressured_ = 0, response_waits_ = 0;
   std::unique_ptr<StatGroup> stats_;

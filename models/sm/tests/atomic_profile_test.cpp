@@ -37,14 +37,16 @@ TEST_CASE("atomic profile: reuse distance is the LRU stack distance in lines", "
   StatGroup root;
   AtomicProfile p(root, 128);
   // Lines A B C A: A's reuse sees 2 distinct lines in between (bucket 1: [1,3)).
-  for (Addr a : {0u, 128u, 256u, 0u}) p.record(red_at({a}));
+  for (Addr a : {0u, 128u, 256u, 0u})
+    p.record(red_at({a}));
   const auto& h = dynamic_cast<const Histogram&>(*root.find("atomics.reuse_distance_log2"));
   CHECK(h.bucket(1) == 1);
   // A again right away: distance 0 (bucket 0).
   p.record(red_at({0}));
   CHECK(h.bucket(0) == 1);
   // Many lines in between, across a renumbering of the time slots.
-  for (Addr a = 1000 * 128; a < 3000 * 128; a += 128) p.record(red_at({a}));
+  for (Addr a = 1000 * 128; a < 3000 * 128; a += 128)
+    p.record(red_at({a}));
   p.record(red_at({0}));
   CHECK(h.bucket(10) == 1); // 2000 lines in between: bucket 10 holds [1023, 2047)
   CHECK(value(root, "atomics.line_reuses") == 3);
