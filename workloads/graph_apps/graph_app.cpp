@@ -1,0 +1,132 @@
+#include "workloads/graph_apps/graph_app.hpp"
+
+#include "models/host/host_module.hpp"
+#include "tlmgpu/params.hpp"
+#include "workloads/graph/readers.hpp"
+
+#include <cstdio>
+#include <fstream>
+
+namespace tlmgpu::graph_apps {
+
+std::vector<WorkloadArg> graph_args(std::vector<WorkloadArg> extra) {
+  std::vector<WorkloadArg> v = {
+      {"input", "gen:rmat?scale=10&ef=8&seed=1",
+       "graph file (.mtx, .txt SNAP, .graph METIS, .gr DIMACS, .tntp) or gen: spec "
+       "(workloads/graph/README.md)"},
+      {"block", "256", "threads per block (one thread per vertex)"},
+      {"max_iters", "0", "cap on kernel rounds (0 = vertices + 1); hitting it fails the check"},
+      {"corrupt", "0", "test hook: 1 = change one device result before the check (must fail)"}};
+  v.insert(v.end(), extra.begin(), extra.end());
+  return v;
+}
+
+WarpTask for_each_edge(Warp& w, DeviceCsr g, Lanes<uint32_t> v, Mask m, bool with_weight,
+                       EdgeFn fn) {
+  if (m.empty()) co_return;
+  const Lanes<uint32_t> begin =
+      co_await w.load<uint32_t>(address_of<uint32_t>(g.row_offsets, v), m);
+  const Lanes<uint32_t> end =
+      co_await w.load<uint32_t>(address_of<uint32_t>(g.row_offsets, v + Lanes<uint32_t>(1u)), m);
+  co_await w.compute(2); // v + 1, loop setup
+  for (Lanes<uint32_t> e = begin;; e += Lanes<uint32_t>(1u)) {
+    const Mask em = m & (e < end);
+    if (em.empty()) co_return;
+    EdgeLanes el{v, {}, Lanes<uint32_t>(1u), e, end - begin};
+    el.dst = co_await w.load<uint32_t>(address_of<uint32_t>(g.col_indices, e), em);
+    if (with_weight && g.weights)
+      el.weight = co_await w.load<uint32_t>(address_of<uint32_t>(g.weights, e), em);
+    co_await w.compute(3); // e++, e < end, branch
+    co_await fn(w, el, em);
+  }
+}
+
+GraphApp::GraphApp(std::string name, const WorkloadArgs& a, bool undirected)
+    : name_(std::move(name)) {
+  block_ = uint32_t(a.u64("block", 1, 1024));
+  max_iters_ = a.u64("max_iters", 0, uint64_t(1) << 40);
+  corrupt_ = a.u64("corrupt", 0, 1) != 0;
+  const std::string input = a.str("input");
+  try {
+    graph_ = graph::load_graph(input, undirected ? graph::GraphBuildOptions::simple_undirected()
+                                                 : graph::GraphBuildOptions::as_stored());
+  } catch (const std::exception& e) {
+    throw ConfigError("workload argument input: " + std::string(e.what()));
+  }
+  if (graph_.num_vertices() == 0)
+    throw ConfigError("workload argument input: '" + input + "' has no vertices");
+}
+
+void GraphApp::elaborate(SimContext& ctx, GpuModule& gpu) {
+  host_ = std::make_unique<HostModule>("host", ctx, gpu);
+  host_->program = [this, &ctx](HostModule& h) {
+    DeviceCsr d;
+    d.n = uint32_t(graph_.num_vertices());
+    d.m = uint32_t(graph_.num_edges());
+    d.row_offsets = h.upload(graph_.row_offsets, "row_offsets");
+    // A graph without arcs still gets a (4-byte) array so that every address is valid.
+    d.col_indices = graph_.col_indices.empty() ? h.malloc(4, "col_indices")
+                                               : h.upload(graph_.col_indices, "col_indices");
+    if (graph_.has_weights()) d.weights = h.upload(graph_.weights, "weights");
+    run(ctx, h, d);
+  };
+}
+
+bool GraphApp::finished() const {
+  return host_ && host_->finished();
+}
+
+std::string GraphApp::check(SimContext& ctx, GpuModule&, std::ostream& out) {
+  if (corrupt_) corrupt();
+  std::string error =
+      converged_
+          ? verify()
+          : "did not converge within max_iters=" + std::to_string(iteration_cap()) + " rounds";
+  const std::filesystem::path file = std::filesystem::path(ctx.out_dir) / (name_ + ".txt");
+  write_result(file);
+  out << name_ << ": " << graph_.name << " (" << graph_.num_vertices() << " vertices, "
+      << graph_.num_edges() << " arcs" << (graph_.directed ? ", directed" : ", undirected")
+      << (graph_.has_weights() ? ", weighted" : "") << "), " << iterations_ << " rounds"
+      << extra_summary() << (corrupt_ ? " (corrupt=1: one result changed on purpose)" : "")
+      << ", result in " << file.string() << "\n";
+  return error;
+}
+
+void GraphApp::launch_per_vertex(HostModule& h, const std::string& kernel,
+                                 std::function<WarpTask(Warp&)> body) {
+  KernelLaunch k;
+  k.name = kernel;
+  k.grid = {uint32_t((graph_.num_vertices() + block_ - 1) / block_), 1, 1};
+  k.block = {block_, 1, 1};
+  k.body = std::move(body);
+  h.launch(std::move(k));
+}
+
+Addr GraphApp::make_flag(HostModule& h) {
+  return h.malloc(4, "flag");
+}
+void GraphApp::clear_flag(HostModule& h, Addr flag) {
+  h.memset(flag, 0, 4);
+}
+bool GraphApp::read_flag(HostModule& h, Addr flag) {
+  return h.download<uint32_t>(flag, 1)[0] != 0;
+}
+
+void GraphApp::write_vertex_values(const std::filesystem::path& file, const std::string& meaning,
+                                   const std::function<std::string(uint32_t)>& value) const {
+  std::ofstream f(file);
+  f << "# " << name_ << " on " << graph_.source << "\n";
+  f << "# vertex " << meaning << "\n";
+  f << "# vertex: " << (graph_.original_ids.empty() ? "0-based CSR index" : "the file's vertex id")
+    << "\n";
+  for (uint32_t v = 0; v < graph_.num_vertices(); ++v)
+    f << vertex_label(v) << " " << value(v) << "\n";
+}
+
+std::string GraphApp::fmt(float x) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.9g", double(x));
+  return b;
+}
+
+} // namespace tlmgpu::graph_apps

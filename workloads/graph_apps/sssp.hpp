@@ -1,0 +1,7 @@
+#pragma once
+
+#include "tlmgpu/sim/workload.hpp"
+
+namespace tlmgpu {
+WorkloadEntry sssp_workload();
+} // namespace tlmgpu
