@@ -61,6 +61,15 @@ void check_corrupt_fails(const std::string& workload) {
   TEST_CASE(W " passes its CPU check on rmat: tiny lt") {                                          \
     check_graph(W, kRmat, "tiny", TimingMode::LT);                                                 \
   }                                                                                                \
+  TEST_CASE(W " passes its CPU check on karate: tx1 lt") {                                         \
+    check_graph(W, data("karate.mtx"), "tx1", TimingMode::LT);                                     \
+  }                                                                                                \
+  TEST_CASE(W " passes its CPU check on as20graph: tx1 lt") {                                      \
+    check_graph(W, data("as20graph.txt"), "tx1", TimingMode::LT);                                  \
+  }                                                                                                \
+  TEST_CASE(W " passes its CPU check on rmat: tx1 lt") {                                           \
+    check_graph(W, kRmat, "tx1", TimingMode::LT);                                                  \
+  }                                                                                                \
   TEST_CASE(W " passes its CPU check on karate: titanv at") {                                      \
     check_graph(W, data("karate.mtx"), "titanv", TimingMode::AT);                                  \
   }                                                                                                \

@@ -63,6 +63,12 @@ void check_corrupt_fails(const std::string& workload) {
   TEST_CASE(W " matches the CPU on rmat: tiny lt") {                                               \
     check_graph(W, kRmat, "tiny", TimingMode::LT);                                                 \
   }                                                                                                \
+  TEST_CASE(W " matches the CPU on karate: tx1 lt") {                                              \
+    check_graph(W, data("karate.mtx"), "tx1", TimingMode::LT);                                     \
+  }                                                                                                \
+  TEST_CASE(W " matches the CPU on rmat: tx1 lt") {                                                \
+    check_graph(W, kRmat, "tx1", TimingMode::LT);                                                  \
+  }                                                                                                \
   TEST_CASE(W " matches the CPU on as20graph: tx1 lt") {                                           \
     check_graph(W, data("as20graph.txt"), "tx1", TimingMode::LT);                                  \
   }                                                                                                \
