@@ -1,6 +1,7 @@
 #include "models/l1/l1_module.hpp"
 
 #include "tlmgpu/sim/line_payloads.hpp"
+#include "tlmgpu/sim/lt_fill.hpp"
 
 using namespace sc_core;
 
@@ -45,16 +46,8 @@ void L1Module::lt_write_back(const Writeback& wb, Cycle at) {
 }
 
 Cycle L1Module::lt_fetch(Addr line, uint32_t sectors, uint16_t sm, Cycle start) {
-  GpuPayload* p = make_fill_payload(ctx_.pool, line, sectors, spec_.line_bytes, sm);
-  sc_time d = ctx_.timed() ? clk_.until(start) : SC_ZERO_TIME;
-  const sc_time base = sc_time_stamp();
-  down.b_transport(*p, d);
-  Cycle ready = ctx_.timed() ? clk_.at_or_after(base + d) : start;
-  if (auto wb = core_.fill(line, sectors, p->data())) lt_write_back(*wb, ready);
-  p->release();
-  if (ctx_.timed() && mshr_.add(line, nullptr) == MshrOutcome::Allocated)
-    mshr_.set_ready(line, ready);
-  return ready;
+  return lt_fill_line(ctx_, clk_, down, core_, mshr_, line, sectors, spec_.line_bytes, sm, start,
+                      [this](const Writeback& wb, Cycle at) { lt_write_back(wb, at); });
 }
 
 // Every access pays the L1 latency once: on a hit from the lookup, on a miss

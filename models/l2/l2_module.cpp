@@ -1,6 +1,7 @@
 #include "models/l2/l2_module.hpp"
 
 #include "tlmgpu/sim/line_payloads.hpp"
+#include "tlmgpu/sim/lt_fill.hpp"
 
 #include <bit>
 
@@ -53,16 +54,8 @@ void L2Module::lt_write_back(const Writeback& wb, Cycle at) {
 // the data is back. Later accesses to the line during the fetch see the MSHR's
 // ready cycle and wait for it: LT's stand-in for MSHR merging.
 Cycle L2Module::lt_fill(Addr line, uint32_t sectors, Cycle start) {
-  GpuPayload* p = make_fill_payload(ctx_.pool, line, sectors, spec_.line_bytes, 0);
-  sc_time d = ctx_.timed() ? clk_.until(start) : SC_ZERO_TIME;
-  const sc_time base = sc_time_stamp();
-  mem.b_transport(*p, d);
-  Cycle ready = ctx_.timed() ? clk_.at_or_after(base + d) : start;
-  if (auto wb = core_.fill(line, sectors, p->data())) lt_write_back(*wb, ready);
-  p->release();
-  if (ctx_.timed() && mshr_.add(line, nullptr) == MshrOutcome::Allocated)
-    mshr_.set_ready(line, ready);
-  return ready;
+  return lt_fill_line(ctx_, clk_, mem, core_, mshr_, line, sectors, spec_.line_bytes, 0, start,
+                      [this](const Writeback& wb, Cycle at) { lt_write_back(wb, at); });
 }
 
 void L2Module::b_transport(Payload& t, sc_time& delay) {

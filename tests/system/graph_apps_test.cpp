@@ -2,7 +2,7 @@
 // against its CPU reference on real inputs (karate, as20graph) and an R-MAT
 // graph, on titanv and tiny in lt mode (as20graph also on tx1), some in at mode; every checker
 // shown to fail on a corrupted result. Each TEST_CASE is its own process (CTest).
-#include "run_helpers.hpp"
+#include "graph_test_helpers.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -13,10 +13,6 @@ using namespace tlmgpu::test;
 
 namespace {
 
-std::string data(const std::string& file) {
-  return std::string(TLMGPU_SOURCE_DIR) + "/../shared/data/" + file;
-}
-
 // Weighted, so that sssp relaxes real weights; vertex 3 reaches 686 vertices
 // (vertex 0 has no out-arcs in this directed graph).
 const std::string kRmat = "gen:rmat?scale=10&ef=8&seed=1&wmax=16";
@@ -25,21 +21,7 @@ void check_graph(const std::string& workload, const std::string& input, const st
                  TimingMode mode) {
   std::map<std::string, std::string> args{{"input", input}};
   if (input == kRmat && (workload == "bfs" || workload == "sssp")) args["source"] = "3";
-  RunResult r = run(platform, workload, mode, args);
-  INFO(r.summary);
-  REQUIRE(r.rc == 0);
-  CHECK(r.stats["check"] == "passed");
-  REQUIRE(r.stats["kernels"].size() >= 1);
-  CHECK(r.stats["simulated"]["cycles"].get<double>() > 0);
-  CHECK(sum_stat(r.stats["total"], "warp_instructions") > 0);
-}
-
-void check_corrupt_fails(const std::string& workload) {
-  RunResult r =
-      run("tiny", workload, TimingMode::LT, {{"input", data("karate.mtx")}, {"corrupt", "1"}});
-  INFO(r.summary);
-  CHECK(r.rc == 1);
-  CHECK(r.stats["check"] == "failed");
+  check_graph_run(workload, platform, mode, args);
 }
 
 } // namespace
