@@ -69,8 +69,12 @@ private:
         p = uint32_t(rng() % bins_); // uniform, as the LAB benchmark's random ints
       return;
     }
-    ml::DigitsData d = ml::read_digits(input_.substr(7));
-    pixels_.assign(d.pixels.begin(), d.pixels.end());
+    try {
+      ml::DigitsData d = ml::read_digits(input_.substr(7));
+      pixels_.assign(d.pixels.begin(), d.pixels.end());
+    } catch (const std::exception& e) { // a bad input is the user's error, like a bad config
+      throw ConfigError(std::string("workload argument input: ") + e.what());
+    }
   }
 
   void program(SimContext& ctx, HostModule& h) {
