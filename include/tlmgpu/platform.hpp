@@ -8,6 +8,7 @@
 #include "../../models/dram/dram_spec.hpp"
 #include "../../models/l1/l1_spec.hpp"
 #include "../../models/l2/l2_spec.hpp"
+#include "../../models/lab/lab_spec.hpp"
 #include "../../models/shared_mem/shared_mem_spec.hpp"
 #include "../../models/sm/sm_spec.hpp"
 #include "../../models/xbar/xbar_spec.hpp"
@@ -32,6 +33,7 @@ struct PlatformSpec {
   SimSpec sim;
   SmSpec sm;
   L1Spec l1;
+  LabSpec lab;
   SharedMemSpec shared_mem;
   XbarSpec xbar;
   L2Spec l2;
@@ -45,6 +47,7 @@ struct PlatformSpec {
     v.group("sim", sim);
     v.group("sm", sm);
     v.group("l1", l1);
+    v.group("lab", lab);
     v.group("shared_mem", shared_mem);
     v.group("xbar", xbar);
     v.group("l2", l2);

@@ -97,6 +97,13 @@ void GpuModule::synchronize() {
   if (!dispatcher_->all_done()) sc_core::wait(kernel_done_);
   running_ = false;
   progress(true);
+  // LAB flush at kernel end, per SM in parallel (each SM's packets queue on
+  // its own port); the kernel is done when the last packet has landed.
+  Cycle flushed = 0;
+  for (auto& sm : sms)
+    flushed = std::max(flushed, sm->flush_lab());
+  const Clock core_clk(ctx_.platform.sm.clock_mhz);
+  if (ctx_.timed() && flushed > core_clk.now()) sc_core::wait(core_clk.until(flushed));
   // Kernel end is a release/acquire point: buffers would flush here (LAB,
   // DAB, ...) and L1s drop their copies so the next kernel reads fresh data.
   flush_l1s();

@@ -63,6 +63,48 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
                       "global loads/stores/atomics/reds with this order");
   for (uint32_t i = 0; i < spec_.schedulers; ++i)
     schedulers_.push_back(make_scheduler(spec_.scheduler));
+  if (ctx.platform.lab.enabled()) {
+    lab_stats_ = std::make_unique<StatGroup>(stats_, "lab");
+    lab_ = std::make_unique<LabCore>(ctx.platform.lab, *lab_stats_);
+    lab_packets_ = &lab_stats_->counter(
+        "packets", "requests", "partial-update reds sent to L2 (evictions, flushes, forwards)");
+  }
+}
+
+// LAB packets (evictions, flushes, serialization-only forwards) take the
+// blocking path in every timing mode: their data reaches L2 at once, so no
+// partial update is ever in flight at an ordering point, and their timing is
+// LT-style. They are off the warps' critical path either way.
+Cycle SmModule::send_lab_packet(const LabEviction& ev, Cycle at, bool timed) {
+  GpuPayload* p = ctx_.pool.allocate();
+  GpuAccess a;
+  a.kind = AccessKind::Red;
+  a.op = ev.op;
+  a.type = ev.type;
+  a.order = MemOrder::Commutative;
+  a.scope = Scope::Device;
+  a.num_lanes = ev.num_lanes;
+  a.lanes = ev.lanes;
+  a.sector_mask = ev.sector_mask;
+  a.src_sm = id;
+  a.txn_id = ctx_.pool.next_txn_id();
+  p->setup(tlm::TLM_READ_COMMAND, ev.line, coalescer_.line_bytes(), a);
+  sc_time d = timed ? clk_.until(at) : SC_ZERO_TIME;
+  const sc_time base = sc_time_stamp();
+  lsu_port_.b_transport(*p, d);
+  p->release();
+  ++*lab_packets_;
+  return timed ? clk_.at_or_after(base + d) : at;
+}
+
+Cycle SmModule::flush_lab() {
+  const Cycle now = clk_.now();
+  if (!lab_) return now;
+  const bool timed = ctx_.timed() && lab_->flush_costs_time();
+  Cycle done = now;
+  for (const LabEviction& ev : lab_->flush())
+    done = std::max(done, send_lab_packet(ev, now, timed));
+  return done;
 }
 
 void SmModule::before_end_of_elaboration() {
@@ -194,6 +236,16 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
   if (rmw) atomic_requests_ += reqs.size();
   Cycle done = now + 1;
   for (const LineRequest& r : reqs) {
+    if (rmw && lab_ && lab_->eligible(r.access)) {
+      // Performed in the SM's LAB: the atomic completes at LAB latency; what
+      // the LAB pushes out goes to L2 off the critical path.
+      LabOutcome out = lab_->access(r.access, r.line);
+      for (const LabEviction& ev : out.evictions)
+        send_lab_packet(ev, now, ctx_.timed());
+      if (out.forward) send_lab_packet(*out.forward, now, ctx_.timed());
+      done = std::max(done, now + ctx_.platform.lab.latency);
+      continue;
+    }
     GpuPayload* p = ctx_.pool.allocate();
     GpuAccess a = r.access;
     a.src_sm = id;
@@ -227,7 +279,7 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
   }
   // Blocking modes have every answer by now; an instruction with no active
   // lane sends nothing and completes at once in every mode.
-  if (!ctx_.at() || reqs.empty()) {
+  if (!ctx_.at() || w.outstanding == 0) {
     w.ready_at = ctx_.timed() ? done : now;
     advance(slot);
   }
@@ -325,6 +377,7 @@ void SmModule::issue(uint32_t slot, Cycle now) {
     break;
   case K::Barrier:
     ++barriers_;
+    if (lab_ && ctx_.platform.lab.flush_on_barrier) flush_lab();
     w.at_barrier = true;
     ++ctas_[w.cta_slot].at_barrier;
     arrive_barrier(slot, now);
@@ -334,7 +387,10 @@ void SmModule::issue(uint32_t slot, Cycle now) {
     // Warps block on every memory instruction, so nothing of this warp is in
     // flight. A device/system-scope fence is an acquire point: drop the L1's
     // (possibly stale) copies, as GPU VI protocols do.
-    if (in.scope != Scope::Cta) l1.flush_and_invalidate();
+    if (in.scope != Scope::Cta) {
+      flush_lab(); // buffered partial updates become visible at the ordering point
+      l1.flush_and_invalidate();
+    }
     w.ready_at = now + (ctx_.timed() ? spec_.fence_latency : 0);
     advance(slot);
     break;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "models/l1/l1_module.hpp"
+#include "models/lab/lab_core.hpp"
 #include "models/shared_mem/shared_mem_core.hpp"
 #include "models/sm/atomic_profile.hpp"
 #include "models/sm/coalescer.hpp"
@@ -44,6 +45,10 @@ public:
   std::function<void(uint16_t sm)> on_cta_done;
   AtomicProfile* atomic_profile = nullptr; // GPU-wide, owned by GpuModule
   bool busy() const { return live_ctas_ > 0; }
+  // Ordering point: send every buffered partial update to L2. Returns the
+  // SM cycle the last packet completes (now if none or if it costs no time).
+  Cycle flush_lab();
+  const LabCore* lab() const { return lab_.get(); }
 
 private:
   struct WarpSlot {
@@ -79,6 +84,7 @@ private:
   Cycle next_wakeup(Cycle now) const;
   Counter& stall_reason();
   [[noreturn]] void fail(uint32_t slot, const std::string& what) const;
+  Cycle send_lab_packet(const LabEviction& ev, Cycle at, bool timed);
 
   SimContext& ctx_;
   const SmSpec& spec_;
@@ -99,6 +105,9 @@ private:
   std::unique_ptr<tlm_utils::simple_target_socket<SmModule>> unused_lsu_;
   std::unordered_map<Payload*, InFlight> in_flight_;
   std::unique_ptr<StatGroup> mem_ops_;
+  std::unique_ptr<StatGroup> lab_stats_;
+  std::unique_ptr<LabCore> lab_; // null when the platform has no LAB
+  Counter* lab_packets_ = nullptr;
   sc_core::sc_event work_, response_;
   Cycle lsu_free_ = 0;
   uint64_t functional_steps_ = 0; // the LD/ST unit sends one line request per cycle

@@ -65,6 +65,7 @@ const std::vector<Block>& blocks() {
       {"sim", [] { return describe_rows<SimSpec>("sim"); }},
       {"sm", [] { return describe_rows<SmSpec>("sm"); }},
       {"l1", [] { return describe_rows<L1Spec>("l1"); }},
+      {"lab", [] { return describe_rows<LabSpec>("lab"); }},
       {"shared_mem", [] { return describe_rows<SharedMemSpec>("shared_mem"); }},
       {"xbar", [] { return describe_rows<XbarSpec>("xbar"); }},
       {"l2", [] { return describe_rows<L2Spec>("l2"); }},
@@ -95,12 +96,20 @@ void PlatformSpec::derive() {
   l2.derive();
   dram.derive();
   address_map.derive();
+  lab.derive();
 
   const uint64_t sram = uint64_t(l1.bytes) + shared_mem.bytes;
   if (sram > sm.unified_sram_bytes)
     throw ConfigError("l1.bytes + shared_mem.bytes = " + str(l1.bytes) + " + " +
                       str(shared_mem.bytes) + " = " + str(sram) +
                       " exceeds sm.unified_sram_bytes (" + str(sm.unified_sram_bytes) + ")");
+  // A finite LAB is carved out of the same SRAM (LAB-Inf takes none). Until
+  // the adaptive split is automatic, the platform must shrink l1 itself.
+  if (const uint64_t lab_b = lab_bytes(lab); sram + lab_b > sm.unified_sram_bytes)
+    throw ConfigError("l1.bytes + shared_mem.bytes + LAB (" + str(lab.entries) + " x " +
+                      str(lab.line_bytes) + " B) = " + str(sram + lab_b) +
+                      " exceeds sm.unified_sram_bytes (" + str(sm.unified_sram_bytes) +
+                      "): reduce l1.bytes (and l1.ways) by " + str(lab_b) + " bytes");
   if (l1.line_bytes != l2.line_bytes)
     throw ConfigError("l1.line_bytes (" + str(l1.line_bytes) + ") must equal l2.line_bytes (" +
                       str(l2.line_bytes) + ")");

@@ -91,7 +91,7 @@ TEST_CASE("config: unknown keys name the path and suggest the nearest key", "[co
 
   // A key put at the wrong level points to where it belongs.
   const std::string lvl = t.write("lvl.json", R"({"ways": 4})");
-  CHECK_THAT(load_error(lvl), Catch::Contains("did you mean 'l1.ways' or 'l2.ways'?"));
+  CHECK_THAT(load_error(lvl), Catch::Contains("did you mean 'l1.ways', 'lab.ways' or 'l2.ways'?"));
 
   const std::string grp = t.write("grp.json", R"({"l3": {}})");
   CHECK_THAT(load_error(grp), Catch::Contains("unknown key 'l3'"));
@@ -304,8 +304,8 @@ TEST_CASE("config: describe rows and blocks", "[config]") {
   for (const ParamRow& r : rows)
     has_ways |= r.path == "l2.ways" && r.range == "[1, 1024]";
   CHECK(has_ways);
-  CHECK(block_names() == std::vector<std::string>{"sim", "sm", "l1", "shared_mem", "xbar", "l2",
-                                                  "dram", "address_map"});
+  CHECK(block_names() == std::vector<std::string>{"sim", "sm", "l1", "lab", "shared_mem", "xbar",
+                                                  "l2", "dram", "address_map"});
   for (const std::string& b : block_names())
     CHECK_FALSE(describe_block(b).empty());
   CHECK_THAT(error_of([] { describe_block("l3"); }),

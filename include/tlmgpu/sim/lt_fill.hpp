@@ -26,7 +26,9 @@ Cycle lt_fill_line(SimContext& ctx, const Clock& clk, InitiatorPort& down, Core&
   const Cycle ready = ctx.timed() ? clk.at_or_after(base + d) : start;
   if (auto wb = core.fill(line, sectors, p->data())) write_back(*wb, ready);
   p->release();
-  if (ctx.timed() && mshr.add(line, nullptr) == MshrOutcome::Allocated) mshr.set_ready(line, ready);
+  // Only LT keeps ready cycles in the MSHR; in AT the table is the AT path's.
+  if (ctx.mode == TimingMode::LT && mshr.add(line, nullptr) == MshrOutcome::Allocated)
+    mshr.set_ready(line, ready);
   return ready;
 }
 
