@@ -1,0 +1,189 @@
+// The SM's memory path: global loads/stores/atomics through the coalescer
+// into the L1 (or the LAB), shared memory, bounds checks, and LAB packets.
+// Same class as sm_module.cpp; split only to keep files small.
+#include "models/sm/sm_module.hpp"
+
+#include <sstream>
+
+using namespace sc_core;
+
+namespace tlmgpu {
+
+// LAB packets (evictions, flushes, serialization-only forwards) take the
+// blocking path in every timing mode: their data reaches L2 at once, so no
+// partial update is ever in flight at an ordering point, and their timing is
+// LT-style. They are off the warps' critical path either way.
+Cycle SmModule::send_lab_packet(const LabEviction& ev, Cycle at, bool timed) {
+  GpuPayload* p = ctx_.pool.allocate();
+  GpuAccess a;
+  a.kind = AccessKind::Red;
+  a.op = ev.op;
+  a.type = ev.type;
+  a.order = MemOrder::Commutative;
+  a.scope = Scope::Device;
+  a.num_lanes = ev.num_lanes;
+  a.lanes = ev.lanes;
+  a.sector_mask = ev.sector_mask;
+  a.src_sm = id;
+  a.txn_id = ctx_.pool.next_txn_id();
+  p->setup(tlm::TLM_READ_COMMAND, ev.line, coalescer_.line_bytes(), a);
+  sc_time d = timed ? clk_.until(at) : SC_ZERO_TIME;
+  const sc_time base = sc_time_stamp();
+  lsu_port_.b_transport(*p, d);
+  p->release();
+  ++*lab_packets_;
+  return timed ? clk_.at_or_after(base + d) : at;
+}
+
+Cycle SmModule::flush_lab() {
+  const Cycle now = clk_.now();
+  if (!lab_) return now;
+  const bool timed = ctx_.timed() && lab_->flush_costs_time();
+  Cycle done = now;
+  for (const LabEviction& ev : lab_->flush())
+    done = std::max(done, send_lab_packet(ev, now, timed));
+  return done;
+}
+
+void SmModule::check_bounds(uint32_t slot, const WarpInstr& in) const {
+  for (unsigned l = 0; l < kMaxLanes; ++l) {
+    if (!in.mask.test(l)) continue;
+    if (!mem_->contains(in.addr[l], in.size)) {
+      std::ostringstream os;
+      os << "lane " << l << " accesses 0x" << std::hex << in.addr[l] << std::dec << " ("
+         << int(in.size) << " bytes), outside every device allocation";
+      fail(slot, os.str());
+    }
+  }
+}
+
+void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
+  WarpSlot& w = warps_[slot];
+  check_bounds(slot, in);
+  if (in.kind == WarpInstr::Kind::Load)
+    ++loads_;
+  else if (in.kind == WarpInstr::Kind::Store)
+    ++stores_;
+  else if (in.kind == WarpInstr::Kind::Atomic)
+    ++atomics_;
+  else
+    ++reds_;
+  ++*by_scope_[size_t(in.scope)];
+  ++*by_order_[size_t(in.order)];
+  std::span<const LineRequest> reqs;
+  try {
+    reqs = coalescer_.coalesce(in);
+  } catch (const std::exception& e) {
+    fail(slot, e.what());
+  }
+  const bool rmw = in.kind == WarpInstr::Kind::Atomic || in.kind == WarpInstr::Kind::Red;
+  if (rmw && atomic_profile) atomic_profile->record(in);
+  global_requests_ += reqs.size();
+  if (rmw) atomic_requests_ += reqs.size();
+  Cycle done = now + 1;
+  for (const LineRequest& r : reqs) {
+    if (rmw && lab_ && lab_->eligible(r.access)) {
+      // Performed in the SM's LAB: the atomic completes at LAB latency; what
+      // the LAB pushes out goes to L2 off the critical path.
+      LabOutcome out = lab_->access(r.access, r.line);
+      for (const LabEviction& ev : out.evictions)
+        send_lab_packet(ev, now, ctx_.timed());
+      if (out.forward) send_lab_packet(*out.forward, now, ctx_.timed());
+      done = std::max(done, now + ctx_.platform.lab.latency);
+      continue;
+    }
+    GpuPayload* p = ctx_.pool.allocate();
+    GpuAccess a = r.access;
+    a.src_sm = id;
+    a.src_warp = uint16_t(slot);
+    a.src_cta = ctas_[w.cta_slot].cta;
+    a.txn_id = ctx_.pool.next_txn_id();
+    const bool write = a.kind == AccessKind::Store;
+    p->setup(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, r.line,
+             coalescer_.line_bytes(), a);
+    if (write) {
+      std::copy_n(r.data.data(), coalescer_.line_bytes(), p->data());
+      std::copy_n(r.byte_enable.data(), coalescer_.line_bytes(), p->byte_enable());
+      p->enable_bytes(coalescer_.line_bytes());
+    }
+    lsu_free_ = std::max(lsu_free_, now) + 1; // one line request per cycle leaves the LD/ST unit
+    if (ctx_.at()) {
+      in_flight_.emplace(p, InFlight{slot, r.lane_mask, r.size});
+      ++w.outstanding;
+      lsu_port_.send(*p);
+      continue;
+    }
+    sc_time d = ctx_.timed() ? clk_.until(lsu_free_ - 1) : SC_ZERO_TIME;
+    const sc_time base = sc_time_stamp();
+    lsu_port_.b_transport(*p, d);
+    if (ctx_.timed()) done = std::max(done, clk_.at_or_after(base + d));
+    if (in.kind == WarpInstr::Kind::Load)
+      coalescer_.scatter_load(in, r, p->data(), w.warp->results());
+    else if (in.kind == WarpInstr::Kind::Atomic)
+      Coalescer::scatter_atomic(p->access(), w.warp->results());
+    p->release();
+  }
+  // Blocking modes have every answer by now; an instruction with no active
+  // lane sends nothing and completes at once in every mode.
+  if (!ctx_.at() || w.outstanding == 0) {
+    w.ready_at = ctx_.timed() ? done : now;
+    advance(slot);
+  }
+}
+
+void SmModule::on_lsu_response(Payload& t) {
+  auto it = in_flight_.find(&t);
+  sc_assert(it != in_flight_.end());
+  const uint32_t slot = it->second.slot;
+  WarpSlot& w = warps_[slot];
+  const WarpInstr& in = *w.warp->pending();
+  auto& p = static_cast<GpuPayload&>(t);
+  if (in.kind == WarpInstr::Kind::Load) {
+    LineRequest r; // only the fields scatter_load reads
+    r.line = p.get_address();
+    r.lane_mask = it->second.lane_mask;
+    r.size = it->second.size;
+    coalescer_.scatter_load(in, r, p.data(), w.warp->results());
+  } else if (in.kind == WarpInstr::Kind::Atomic)
+    Coalescer::scatter_atomic(p.access(), w.warp->results());
+  in_flight_.erase(it);
+  p.release();
+  if (--w.outstanding == 0) {
+    w.ready_at = clk_.now() + 1;
+    advance(slot);
+    response_.notify(SC_ZERO_TIME);
+  }
+}
+
+void SmModule::issue_shared(uint32_t slot, const WarpInstr& in, Cycle now) {
+  WarpSlot& w = warps_[slot];
+  ++shared_ops_;
+  std::array<SmemLane, kMaxLanes> lanes{};
+  const uint32_t base = ctas_[w.cta_slot].smem_base;
+  for (unsigned l = 0; l < kMaxLanes; ++l) {
+    if (!in.mask.test(l)) continue;
+    if (in.addr[l] + in.size > kernel_->shared_bytes) {
+      std::ostringstream os;
+      os << "lane " << l << " accesses shared offset " << in.addr[l] << " beyond the CTA's "
+         << kernel_->shared_bytes << " bytes of shared memory";
+      fail(slot, os.str());
+    }
+    lanes[l] = SmemLane{true, uint32_t(base + in.addr[l]), in.size};
+  }
+  Lanes<uint64_t>& res = w.warp->results();
+  Cycle c = 0;
+  try {
+    if (in.kind == WarpInstr::Kind::SharedLoad)
+      c = smem_.load(lanes, res.array());
+    else if (in.kind == WarpInstr::Kind::SharedStore)
+      c = smem_.store(lanes, in.operand.array());
+    else
+      c = smem_.atomic(lanes, in.op, in.type, in.operand.array(), in.compare.array(), res.array());
+  } catch (const std::exception& e) {
+    fail(slot, e.what());
+  }
+  w.ready_at = now + (ctx_.timed() ? c : 0);
+  advance(slot);
+}
+
+} // namespace tlmgpu
