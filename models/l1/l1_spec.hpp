@@ -11,7 +11,7 @@ namespace tlmgpu {
 struct L1Spec {
   uint32_t bytes = 0, ways = 0, line_bytes = 0, sector_bytes = 0, latency = 0, mshr_entries = 0,
            mshr_max_merge = 0, input_queue = 0;
-  std::string write_policy;
+  std::string write_policy, atomic_mode;
   bool write_allocate = false;
 
   template <class V>
@@ -33,6 +33,10 @@ struct L1Spec {
              "global stores: write-through (NVIDIA) or write-back");
     v.param(write_allocate, "write_allocate", false, Range{}, "",
             "allocate a line on a store miss (fetch-on-write); NVIDIA L1 does not");
+    v.choice(atomic_mode, "atomic_mode", "bypass", {"bypass", "phi", "hlrc"},
+             "device atomics: bypass (performed at L2, NVIDIA), phi (commutative reds buffered "
+             "as update-only L1 lines, seed-000 PHI) or hlrc (line ownership, performed in the "
+             "owner's L1, seed-000 hLRC)");
   }
 
   uint32_t sets = 0, sectors_per_line = 0;

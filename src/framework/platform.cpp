@@ -110,6 +110,11 @@ void PlatformSpec::derive() {
                       str(lab.line_bytes) + " B) = " + str(sram + lab_b) +
                       " exceeds sm.unified_sram_bytes (" + str(sm.unified_sram_bytes) +
                       "): reduce l1.bytes (and l1.ways) by " + str(lab_b) + " bytes");
+  if (l1.atomic_mode != "bypass" && lab.enabled())
+    throw ConfigError("l1.atomic_mode = " + l1.atomic_mode +
+                      " and a LAB (lab.entries / lab.infinite) are alternatives: enable one");
+  if (l1.atomic_mode != "bypass" && l1.bytes == 0)
+    throw ConfigError("l1.atomic_mode = " + l1.atomic_mode + " needs an L1 (l1.bytes > 0)");
   if (l1.line_bytes != l2.line_bytes)
     throw ConfigError("l1.line_bytes (" + str(l1.line_bytes) + ") must equal l2.line_bytes (" +
                       str(l2.line_bytes) + ")");
