@@ -146,6 +146,8 @@ struct CacheLine {
   uint64_t lru = 0; // larger = more recently used
   ByteMask valid_bytes, dirty_bytes;
   uint32_t meta = 0; // free for mechanisms (e.g. a LAB entry's atomic op)
+  // hLRC: this L1 holds the line's ownership (models/hlrc).
+  bool owned = false;
   std::array<uint8_t, kMaxLineBytes> data{};
 };
 
@@ -154,6 +156,7 @@ struct Writeback {
   Addr line = 0;
   std::array<uint8_t, kMaxLineBytes> data{};
   ByteMask dirty;
+  bool owned = false; // hLRC: the line was owned; giving it up releases the ownership
 };
 
 class CacheArray {
@@ -223,6 +226,7 @@ public:
     l.valid_bytes.clear();
     l.dirty_bytes.clear();
     l.meta = 0;
+    l.owned = false;
   }
 
   template <class F>

@@ -6,6 +6,7 @@
 #include "tlmgpu/params.hpp"
 
 #include "../../models/dram/dram_spec.hpp"
+#include "../../models/energy/energy_spec.hpp"
 #include "../../models/l1/l1_spec.hpp"
 #include "../../models/l2/l2_spec.hpp"
 #include "../../models/lab/lab_spec.hpp"
@@ -39,6 +40,7 @@ struct PlatformSpec {
   L2Spec l2;
   DramSpec dram;
   AddressMapSpec address_map;
+  EnergySpec energy;
 
   template <class V>
   void visit(V& v) {
@@ -53,6 +55,7 @@ struct PlatformSpec {
     v.group("l2", l2);
     v.group("dram", dram);
     v.group("address_map", address_map);
+    v.group("energy", energy);
   }
   // Validates cross-block constraints and computes derived values of every block.
   void derive();

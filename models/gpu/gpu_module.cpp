@@ -1,6 +1,7 @@
 #include "models/gpu/gpu_module.hpp"
 
 #include "models/sm/occupancy.hpp"
+#include "models/sm/sram_split.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -30,6 +31,16 @@ GpuModule::GpuModule(sc_module_name n, SimContext& ctx)
     const uint32_t channel = s / p.l2.sub_partitions, sub = s % p.l2.sub_partitions;
     l2[s]->mem.socket.bind(dram[channel]->ports[sub]->socket);
   }
+  if (p.l1.atomic_mode == "hlrc") {
+    std::vector<L1Module*> l1s;
+    std::vector<L2Module*> l2s;
+    for (auto& sm : sms)
+      l1s.push_back(&sm->l1);
+    for (auto& s : l2)
+      l2s.push_back(s.get());
+    hlrc = std::make_unique<HlrcFabric>(ctx, *xbar, std::move(l1s), std::move(l2s));
+    ctx.hlrc = hlrc.get();
+  }
   atomic_profile = std::make_unique<AtomicProfile>(stats, p.l2.line_bytes);
   for (auto& sm : sms) {
     sm->on_cta_done = [this](uint16_t id) { cta_done(id); };
@@ -49,6 +60,16 @@ void GpuModule::launch(KernelLaunch k) {
     if (k.grid.count() == 0) throw std::invalid_argument("empty grid (0 CTAs)");
     occ = occupancy(p.sm, shape, p.shared_mem.bytes); // checks launchability, names the limit
   } catch (const std::invalid_argument& e) {
+    throw SimError("launch of kernel '" + k.name + "' refused: " + e.what());
+  }
+  // The unified SRAM is re-split per launch (Volta adaptive carve-out and the
+  // LAB's lines); every L1 is empty here, the previous kernel end dropped it.
+  try {
+    const SramSplit split = sram_split(p.l1, p.lab, occ.ctas_per_sm * k.shared_bytes,
+                                       p.sm.unified_sram_bytes);
+    for (auto& sm : sms)
+      sm->l1.core().set_ways(split.l1_ways);
+  } catch (const ConfigError& e) {
     throw SimError("launch of kernel '" + k.name + "' refused: " + e.what());
   }
   kernel_ = std::move(k);
@@ -106,7 +127,15 @@ void GpuModule::synchronize() {
   if (ctx_.timed() && flushed > core_clk.now()) sc_core::wait(core_clk.until(flushed));
   // Kernel end is a release/acquire point: buffers would flush here (LAB,
   // DAB, ...) and L1s drop their copies so the next kernel reads fresh data.
-  flush_l1s();
+  // hLRC owned lines are written back and released; the kernel ends when the
+  // last one has reached L2.
+  // PHI in AT: the partial-update reds and write-backs the L1s sent down
+  // their queues land first (the flush below takes the blocking path).
+  for (auto& sm : sms)
+    while (!sm->l1.phi_settled())
+      sc_core::wait(sm->l1.phi_settled_event());
+  const Cycle released = flush_l1s();
+  if (ctx_.timed() && released > core_clk.now()) sc_core::wait(core_clk.until(released));
   const Clock core(ctx_.platform.sm.clock_mhz);
   const uint64_t cycles = core.at(sc_core::sc_time_stamp()) - core.at(kernel_start_);
   *kernel_cycles_ += cycles;
@@ -140,9 +169,11 @@ void GpuModule::debug_write(Addr a, const uint8_t* src, size_t n) {
   debug(tlm::TLM_WRITE_COMMAND, a, const_cast<uint8_t*>(src), n);
 }
 
-void GpuModule::flush_l1s() {
+Cycle GpuModule::flush_l1s() {
+  Cycle done = 0;
   for (auto& sm : sms)
-    sm->l1.flush_and_invalidate();
+    done = std::max(done, sm->l1.flush_and_invalidate());
+  return done;
 }
 
 } // namespace tlmgpu

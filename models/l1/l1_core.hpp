@@ -2,13 +2,16 @@
 // L1 module owns the sockets, MSHRs, queues and clock; see README.md.
 //
 // Sectored, LRU, allocate on fill. Global stores are write-through (NVIDIA,
-// the default) or write-back; with write_allocate a store miss fetches the
-// missing sectors first (fetch-on-write), otherwise it bypasses the L1.
-// Atomics are performed at L2, so the L1 drops its copy of their sectors.
+// the default) or write-back; with write_allocate a store miss first fetches
+// the missing sectors it writes only partly (fetch-on-write) or writes at once
+// and fetches later (lazy_on_read), otherwise it bypasses the L1. Atomics are performed at L2,
+// so the L1 drops its copy of their sectors; in PHI mode commutative reds are
+// performed here instead, in update-only lines (l1_core_phi.cpp).
 #pragma once
 
 #include "models/l1/l1_spec.hpp"
 #include "tlmgpu/cache_array.hpp"
+#include "tlmgpu/partial_update.hpp"
 #include "tlmgpu/stats.hpp"
 #include "tlmgpu/types.hpp"
 
@@ -57,7 +60,13 @@ public:
   std::optional<Writeback> atomic(Addr line, uint32_t sectors);
 
   // write_back mode: every dirty line's dirty bytes (lines stay valid, clean).
+  // PHI: every update-only line goes to the packet outbox first (phi_flush).
   std::vector<Writeback> flush();
+
+  // Kernel launch: the SRAM carve-out (models/sm/sram_split) leaves this L1
+  // `ways` ways for the kernel (0 = no L1); sets and line size stay. Legal
+  // only while empty, i.e. after invalidate_all (throws std::logic_error).
+  void set_ways(uint32_t ways);
 
   // Kernel boundary (acquire): drop everything. Throws std::logic_error if a
   // dirty line would be lost (call flush() first in write_back mode).
@@ -65,10 +74,88 @@ public:
 
   const CacheArray& array() const { return array_; }
 
+  // ---- hLRC (l1.atomic_mode = hlrc; l1_core_hlrc.cpp, models/hlrc) ----
+  // An Owned line is an ordinary line of this array (it takes a way, can
+  // evict data lines and be evicted) with every byte valid and
+  // CacheLine::owned set: this SM holds the line's ownership at the L2
+  // registry. Loads hit it; stores update it as dirty bytes (never forwarded:
+  // L2's copy may be older, and the owner writes its bytes back when it gives
+  // the line up); atomics are performed on it. fill() returns an owned victim
+  // as a Writeback with `owned` set (possibly no dirty byte): a release.
+  bool owned(Addr line) const;
+  // Installs the granted `line` (whole line of `data`) as Owned, replacing
+  // any copy. Returns the victim if it was owned or dirty.
+  std::optional<Writeback> install_owned(Addr line, const uint8_t* data);
+  // Performs `a`'s lanes on the owned line in lane order (old values into
+  // lanes[i].result, words dirty). False, and nothing done, if not owned.
+  bool local_atomic(GpuAccess& a, Addr line);
+  // Gives the owned line up (recall): its bytes and dirty mask, line dropped.
+  std::optional<Writeback> give_up(Addr line);
+  // Gives every owned line up (kernel end, device/system-scope fence).
+  std::vector<Writeback> give_up_all();
+
+  // ---- PHI (l1.atomic_mode = phi; l1_core_phi.cpp, README "PHI") ----
+  // An update-only line is an ordinary line of this array (it takes a way,
+  // evicts data lines and is evicted by them, LRU) holding buffered partial
+  // values of one (op, type) (include/tlmgpu/partial_update.hpp): no valid
+  // byte (a load never hits it), dirty_bytes = the words holding a partial
+  // value, meta = kPhiUpdateOnly | op id. Every update-only line that leaves
+  // the array (LRU victim, op mismatch, phi_release, flush) appends its
+  // partial values to an outbox the module sends to L2 as Red packets
+  // (take_phi_packets) before any other request for that line goes down.
+  // Loads, stores, atomics and fills of an update-only line throw
+  // std::logic_error: call phi_release(line) first.
+  static constexpr uint32_t kPhiUpdateOnly = 1u << 8;
+  bool phi() const { return phi_.has_value(); }
+  // PHI mode, L1 enabled, and `a` is a commutative_red (device scope).
+  bool phi_eligible(const GpuAccess& a) const;
+  // Performs eligible `a` on `line` here; always Hit. Same (op, type) line:
+  // merge. Otherwise an update-only line is set up at the identity with no
+  // fetch: an update-only line of another op/type is drained to the outbox
+  // first; a data copy of the line is dropped (dirty bytes in `writeback`);
+  // an absent line takes the LRU way, whose victim goes to the outbox
+  // (update-only) or is dropped (data; dirty bytes in `writeback`).
+  L1Outcome phi_update(const GpuAccess& a, Addr line);
+  // A load, store or non-eligible atomic is about to touch `line`: if it is
+  // update-only, its partials go to the outbox and the line is dropped
+  // (counted as a conflict eviction). Returns whether it was.
+  bool phi_release(Addr line);
+  // Fence / kernel end: every update-only line to the outbox, lines dropped.
+  void phi_flush();
+  // The outbox, emptied. Packets of one line are in word order.
+  std::vector<PartialUpdatePacket> take_phi_packets();
+  bool phi_update_only(Addr line) const;
+  size_t phi_update_lines() const;
+
 private:
+  struct PhiState {
+    Counter *updates, *hits, *misses, *update_evictions, *data_evictions, *data_conversions,
+        *op_mismatch, *conflict, *flush_packets, *packets, *merged_lanes, *packet_lanes;
+    std::vector<PartialUpdatePacket> outbox;
+  };
+  void init_phi(StatGroup& stats);
+  static bool update_only(const CacheLine& l) { return (l.meta & kPhiUpdateOnly) != 0; }
+  void phi_check(const CacheLine* l, const char* who) const {
+    if (phi_ && l && update_only(*l)) phi_refuse(*l, who);
+  }
+  [[noreturn]] void phi_refuse(const CacheLine& l, const char* who) const;
+  // Drains an update-only line (victim or present) into the outbox.
+  uint64_t phi_drain(const CacheLine& l);
+  // A valid line `victim` was replaced: counts it; an update-only victim
+  // goes to the outbox, a dirty or owned one is returned for write-back.
+  std::optional<Writeback> evicted(const CacheLine& victim);
+  // Write-allocate store that writes its missing sectors without a fetch.
+  L1Outcome store_allocate(Addr line, CacheLine* l, const ByteMask& m, const uint8_t* data);
+  std::optional<PhiState> phi_;
+
+  void init_hlrc(StatGroup& stats);
+  Counter *local_atomics_ = nullptr, *owned_installs_ = nullptr, *owned_evictions_ = nullptr;
+
   L1Spec spec_;
   bool write_back_;
+  bool write_allocate_ = false, lazy_fetch_ = false; // effective: PHI implies write-allocate
   CacheArray array_;
+  Average& configured_bytes_;
   Counter &loads_, &load_hits_, &load_misses_, &sector_misses_, &stores_, &store_hits_,
       &atomics_invalidated_, &fills_, &evictions_, &writebacks_, &invalidations_;
 };

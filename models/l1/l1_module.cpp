@@ -3,6 +3,8 @@
 #include "tlmgpu/sim/line_payloads.hpp"
 #include "tlmgpu/sim/lt_fill.hpp"
 
+#include <stdexcept>
+
 using namespace sc_core;
 
 namespace tlmgpu {
@@ -26,6 +28,11 @@ L1Module::L1Module(sc_module_name n, SimContext& ctx, const L1Spec& spec, uint16
                               "the SM's stall counters)")) {
   port.publish(stats_);
   down.publish(stats_);
+  if (spec.atomic_mode == "hlrc") hlrc_init();
+  if (spec.atomic_mode == "phi")
+    phi_parked_ = &stats_.counter("phi_parked", "packets",
+                                  "AT: packets held back until a partial-update red of their "
+                                  "line was answered by L2 (fills, forwards, write-backs, reds)");
 }
 
 TargetPort::Hooks L1Module::target_hooks() {
@@ -39,6 +46,10 @@ TargetPort::Hooks L1Module::target_hooks() {
 // ---------------------------------------------------------------- LT mode --
 
 void L1Module::lt_write_back(const Writeback& wb, Cycle at) {
+  if (wb.owned) { // an owned victim: its release goes to the home, not as a store
+    hlrc_release(wb, at, HlrcRelease::Eviction);
+    return;
+  }
   GpuPayload* p = make_write_back_payload(ctx_.pool, wb, spec_.line_bytes, spec_.sector_bytes, sm_);
   sc_time d = ctx_.timed() ? clk_.until(at) : SC_ZERO_TIME;
   down.b_transport(*p, d);
@@ -64,6 +75,7 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
   if (ctx_.mode == TimingMode::LT) mshr_.expire(start);
   Cycle ready = start;
   if (auto r = mshr_.ready_of(line); r && *r > start) ready = *r; // rides on a fill in flight
+  phi_release(a, line, ready); // PHI: an update-only line's partials go first
   auto forward = [&] {
     ++forwarded_;
     sc_time d = timed ? clk_.until(ready) : SC_ZERO_TIME;
@@ -71,10 +83,14 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
     down.b_transport(t, d);
     ready = timed ? clk_.at_or_after(base + d) : ready;
   };
-  if (a.kind == AccessKind::Load) {
+  if (core_.phi_eligible(a)) {
+    lt_phi_update(t, ready);
+  } else if (a.kind == AccessKind::Load) {
     a.serviced_by = GpuAccess::Level::L1;
     L1Outcome out = core_.load(line, a.sector_mask, t.get_data_ptr());
-    if (out.kind == L1Outcome::Kind::Miss) {
+    if (out.kind == L1Outcome::Kind::Miss && !core_.enabled()) {
+      forward(); // no L1 for this kernel (carve-out left 0 ways): the load itself goes on
+    } else if (out.kind == L1Outcome::Kind::Miss) {
       ready = lt_fetch(line, out.fetch_sectors, a.src_sm, ready);
       out = core_.load(line, a.sector_mask, t.get_data_ptr(), true);
       if (out.kind == L1Outcome::Kind::Miss) { // L1 disabled: the fill was not kept
@@ -85,12 +101,23 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
     }
   } else if (a.kind == AccessKind::Store) {
     L1Outcome out = core_.store(line, t.get_data_ptr(), t.get_byte_enable_ptr());
+    bool sent = false; // write-through store already sent with its fetch
     if (out.kind == L1Outcome::Kind::Miss) { // write-allocate: fetch on write
-      ready = lt_fetch(line, out.fetch_sectors, a.src_sm, ready);
+      // A write-through store is offered with the fetch, not after it: offered
+      // a round trip ahead of everyone else, it would book the crossbar's
+      // links (BusyUntil books in offer order) and stall all SMs behind it.
+      // L2 then has the store first and the fill carries it. The store still
+      // completes as if it had left after the fill, as in AT.
+      const Cycle issue = ready;
+      Cycle write = 0; // the forward's own round trip
+      if (!core_.write_back()) forward(), sent = true, write = ready - issue, ready = issue;
+      ready = lt_fetch(line, out.fetch_sectors, a.src_sm, ready) + write;
       out = core_.store(line, t.get_data_ptr(), t.get_byte_enable_ptr(), true);
     }
     if (out.writeback) lt_write_back(*out.writeback, ready);
-    if (out.kind == L1Outcome::Kind::Forward) forward();
+    if (out.kind == L1Outcome::Kind::Forward && !sent) forward();
+  } else if (a.is_rmw() && hlrc_) {
+    ready = lt_hlrc_atomic(t, ready); // owned here, or ask L2 for ownership
   } else if (a.is_rmw()) {
     // The atomic is performed at L2: dirty bytes of the dropped sectors must
     // get there first (write-back L1 only).
@@ -100,6 +127,9 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
     throw SimError("L1 " + std::string(name()) + ": unsupported access kind " +
                    std::string(to_string(a.kind)));
   }
+  // Update-only victims of a fill or lazy store, offered when the request
+  // came in (a later offer would book the links out of order, as above).
+  if (core_.phi()) phi_send(start);
   t.set_response_status(tlm::TLM_OK_RESPONSE);
   if (timed) {
     const Cycle done = ready + spec_.latency;
@@ -108,10 +138,24 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
   }
 }
 
-void L1Module::flush_and_invalidate() {
+Cycle L1Module::flush_and_invalidate(Cycle from) {
+  const Cycle at = std::max(from, ctx_.timed() ? clk_.now() : 0);
+  Cycle released = at;
+  if (hlrc_)
+    for (const Writeback& wb : core_.give_up_all())
+      released = std::max(released, hlrc_release(wb, at, HlrcRelease::Flush));
+  if (core_.phi()) {
+    if (ctx_.at() && !phi_settled())
+      throw std::logic_error(std::string(name()) +
+                             ": flush_and_invalidate with PHI packets in flight (wait for "
+                             "phi_settled(), or use release_async)");
+    core_.phi_flush();
+    released = std::max(released, phi_send(at, true));
+  }
   for (const Writeback& wb : core_.flush())
     lt_write_back(wb, clk_.now());
   core_.invalidate_all();
+  return released;
 }
 
 bool L1Module::idle() const {
@@ -134,6 +178,7 @@ void L1Module::step() {
     port.pop();
     ++requests_;
   }
+  if (core_.phi()) phi_send(clk_.now()); // update-only victims of a lazy store
   if (port.has_request()) kick();
 }
 
@@ -155,6 +200,8 @@ bool L1Module::attempt(Payload& t, bool replay) {
     if (m == MshrOutcome::MergeFull) return ++stall_mshr_, false;
     return true;
   }
+  if (core_.phi_eligible(a)) return phi_attempt(t);
+  phi_release(a, line, clk_.now()); // PHI: an update-only line's partials go first
   L1Outcome out;
   if (a.kind == AccessKind::Load) {
     a.serviced_by = GpuAccess::Level::L1;
@@ -165,6 +212,7 @@ bool L1Module::attempt(Payload& t, bool replay) {
     if (out.writeback) write_back(*out.writeback);
     if (out.kind == L1Outcome::Kind::Hit) return finish(t, 0), true;
   } else if (a.is_rmw()) {
+    if (hlrc_) return hlrc_attempt(t);
     if (auto wb = core_.atomic(line, a.sector_mask)) write_back(*wb); // sent before the atomic
     out.kind = L1Outcome::Kind::Forward;
   } else {
@@ -178,7 +226,7 @@ bool L1Module::attempt(Payload& t, bool replay) {
   }
   // Miss: fetch the missing sectors; the request waits in the MSHR. A disabled
   // L1 keeps nothing, so it forwards the load itself.
-  if (spec_.bytes == 0) {
+  if (!core_.enabled()) {
     a.serviced_by = GpuAccess::Level::L2;
     send_down(t);
     return true;
@@ -190,12 +238,19 @@ bool L1Module::attempt(Payload& t, bool replay) {
 }
 
 void L1Module::write_back(const Writeback& wb) {
+  if (wb.owned) { // an owned victim: its release goes to the home, not as a store
+    hlrc_release(wb, clk_.now(), HlrcRelease::Eviction);
+    return;
+  }
   if (mshr_.pending(wb.line)) overlay_.note(wb);
-  send_down(*make_write_back_payload(ctx_.pool, wb, spec_.line_bytes, spec_.sector_bytes, sm_));
+  GpuPayload* p = make_write_back_payload(ctx_.pool, wb, spec_.line_bytes, spec_.sector_bytes, sm_);
+  if (core_.phi()) return send_tracked(*p, false); // fences and the kernel end wait for it
+  send_down(*p);
 }
 
 void L1Module::send_down(Payload& p) {
   ++in_flight_;
+  if (core_.phi() && !phi_tracker_.admit(&p, p.get_address())) return ++*phi_parked_, void();
   to_down_.push_back(&p);
   drain_down();
 }
@@ -210,11 +265,14 @@ void L1Module::drain_down() {
 
 void L1Module::on_down_response(Payload& r) {
   --in_flight_;
+  if (phi_landed(r)) return;
   GpuAccess& a = access_of(r);
   if (a.kind == AccessKind::Eviction) {
     r.release();
     return;
   }
+  // hLRC: the answer to an atomic is an ownership grant.
+  if (hlrc_ && a.is_rmw()) return hlrc_on_grant(r);
   if (a.kind != AccessKind::Fill) { // a forwarded request of the SM's
     finish(r, 0);
     return;
@@ -223,6 +281,7 @@ void L1Module::on_down_response(Payload& r) {
   const Addr line = fill.get_address();
   overlay_.apply(line, fill.data());
   if (auto wb = core_.fill(line, a.sector_mask, fill.data())) write_back(*wb);
+  if (core_.phi()) phi_send(clk_.now()); // an update-only victim of the fill
   fill.release();
   // Replay waiters in arrival order; each is handled as if it just arrived
   // (a load wanting other sectors starts a new fetch and re-queues the rest).

@@ -4,7 +4,9 @@
 // L1Core; this shell adds MSHRs, the miss queue and the two timing styles.
 #pragma once
 
+#include "models/hlrc/hlrc_fabric_module.hpp"
 #include "models/l1/l1_core.hpp"
+#include "models/l1/l1_phi_tracker.hpp"
 #include "tlmgpu/mshr.hpp"
 #include "tlmgpu/pending_fill_overlay.hpp"
 #include "tlmgpu/sim/clock.hpp"
@@ -13,6 +15,9 @@
 #include "tlmgpu/timing.hpp"
 
 #include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
 
 namespace tlmgpu {
 
@@ -26,7 +31,22 @@ public:
   // Kernel boundary (release then acquire): write back dirty lines (write-back
   // policy) and drop every line so the next kernel cannot read stale data.
   // Blocking-transport based; the SM/host calls it with no access in flight.
-  void flush_and_invalidate();
+  // hLRC: owned lines are first written back and released (from SM cycle
+  // `from`, at least now); returns the SM cycle the last one reaches L2.
+  // PHI: update-only lines are sent as Red packets first, likewise. In AT
+  // with PHI, call it only once phi_settled() (kernel end, after the run).
+  Cycle flush_and_invalidate(Cycle from = 0);
+  // PHI, AT (l1_phi_module.cpp): a device/system fence. Update-only lines and
+  // dirty bytes go down the normal queue, every line is dropped, and `done`
+  // runs once every packet this L1 sent on its own so far has reached L2.
+  void release_async(std::function<void()> done);
+  // PHI, AT: no partial-update red or write-back of this L1 is on its way.
+  bool phi_settled() const { return phi_tracker_.empty(); }
+  const sc_core::sc_event& phi_settled_event() const { return phi_settled_; }
+  // hLRC recall from the line's home (HlrcFabric): an owned line is given up
+  // (bytes into `out`); a grant still on its way is deferred (answered on
+  // arrival) if `may_defer`, else revoked.
+  HlrcAnswer hlrc_recall(Addr line, bool may_defer, std::optional<Writeback>& out);
   L1Core& core() { return core_; }
   bool idle() const;
 
@@ -46,6 +66,21 @@ private:
   void drain_down();
   // shared
   void finish(Payload& t, Cycle extra);
+  // hLRC (l1_hlrc_module.cpp)
+  struct Hlrc;
+  void hlrc_init();
+  Cycle lt_hlrc_atomic(Payload& t, Cycle ready);
+  bool hlrc_attempt(Payload& t);
+  void hlrc_on_grant(Payload& t);
+  Cycle hlrc_release(const Writeback& wb, Cycle at, HlrcRelease why);
+  // PHI (l1_phi_module.cpp): the core's update-only lines leave as Red packets
+  // on the blocking path; no partial update is ever in flight.
+  Cycle phi_send(Cycle at, bool blocking = false);
+  void phi_release(const GpuAccess& a, Addr line, Cycle at);
+  void lt_phi_update(Payload& t, Cycle ready);
+  bool phi_attempt(Payload& t);
+  bool phi_landed(Payload& t);                 // AT: a tracked packet's answer
+  void send_tracked(GpuPayload& p, bool red); // AT: send_down + tracker
 
   SimContext& ctx_;
   const L1Spec& spec_;
@@ -63,8 +98,14 @@ private:
   size_t in_flight_ = 0; // forwarded + fills + write-backs awaiting a response
   TimedQueue timer_{"timer"};
 
+  PhiTracker phi_tracker_;
+  sc_core::sc_event phi_settled_;
+  Counter* phi_parked_ = nullptr;
+
   Counter &requests_, &stall_mshr_, &stall_miss_queue_, &forwarded_;
   Average& latency_;
+  // l1.atomic_mode = hlrc only; the deleter lives where Hlrc is complete.
+  std::unique_ptr<Hlrc, void (*)(Hlrc*)> hlrc_{nullptr, nullptr};
 };
 
 } // namespace tlmgpu

@@ -11,12 +11,24 @@ namespace tlmgpu {
 struct L1Spec {
   uint32_t bytes = 0, ways = 0, line_bytes = 0, sector_bytes = 0, latency = 0, mshr_entries = 0,
            mshr_max_merge = 0, input_queue = 0;
-  std::string write_policy, atomic_mode;
+  std::string write_policy, atomic_mode, carveout, write_allocate_fetch;
+  int32_t carveout_adjust_bytes = 0;
+  uint32_t size_factor = 1;
   bool write_allocate = false;
 
   template <class V>
   void visit(V& v) {
-    v.param(bytes, "bytes", 32768, Range{0, 1 << 30}, "bytes", "data capacity (0 disables the L1)");
+    v.param(bytes, "bytes", 32768, Range{0, 1 << 30}, "bytes",
+            "data capacity with l1.carveout = fixed (0 disables the L1); with bytes/ways it also "
+            "fixes the number of sets, which a carve-out keeps (it changes ways)");
+    v.choice(carveout, "carveout", "fixed", {"fixed", "volta_adaptive"},
+             "fixed: L1 = l1.bytes; volta_adaptive: L1 = sm.unified_sram_bytes - the smallest "
+             "Volta shared-memory step holding the kernel's resident CTAs (per launch). A LAB "
+             "takes its lines from this L1 either way");
+    v.param(size_factor, "size_factor", 1, Range{1, 16}, "",
+            "multiplies the carved-out L1 (the LAB paper's Cache*2 baseline = 2)");
+    v.param(carveout_adjust_bytes, "carveout_adjust_bytes", 0, Range{-(1 << 30), 1 << 30},
+            "bytes", "added to the carved-out L1 (Cache-8KB = -8192, Cache+8KB = 8192)");
     v.param(ways, "ways", 64, Range{1, 1024}, "", "associativity");
     v.param(line_bytes, "line_bytes", 128, Range{32, 256}, "bytes", "line size (power of two)");
     v.param(sector_bytes, "sector_bytes", 32, Range{4, 256}, "bytes",
@@ -32,7 +44,12 @@ struct L1Spec {
     v.choice(write_policy, "write_policy", "write_through", {"write_through", "write_back"},
              "global stores: write-through (NVIDIA) or write-back");
     v.param(write_allocate, "write_allocate", false, Range{}, "",
-            "allocate a line on a store miss (fetch-on-write); NVIDIA L1 does not");
+            "allocate a line on a store miss; NVIDIA L1 does not. atomic_mode = phi implies "
+            "true");
+    v.choice(write_allocate_fetch, "write_allocate_fetch", "on_write", {"on_write", "lazy_on_read"},
+             "write-allocate store miss: on_write fetches the missing sectors before writing "
+             "(GPGPU-Sim F); lazy_on_read writes at once, keeps per-byte valid bits and fetches "
+             "a sector only when a load needs bytes it lacks (GPGPU-Sim L)");
     v.choice(atomic_mode, "atomic_mode", "bypass", {"bypass", "phi", "hlrc"},
              "device atomics: bypass (performed at L2, NVIDIA), phi (commutative reds buffered "
              "as update-only L1 lines, seed-000 PHI) or hlrc (line ownership, performed in the "

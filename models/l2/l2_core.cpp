@@ -278,6 +278,37 @@ void L2Core::debug_write(Addr addr, const uint8_t* src, size_t n) {
   }
 }
 
+L2Outcome L2Core::grant(GpuAccess& a, Addr line, uint8_t* data, Cycle now, bool replay) {
+  if (line != array_.line_of(line)) throw std::invalid_argument("L2Core::grant: unaligned line");
+  if (!a.is_rmw()) throw std::invalid_argument("L2Core::grant: not an atomic or red");
+  CacheLine* l = array_.find(line);
+  const uint32_t missing =
+      l ? array_.missing_sectors(*l, array_.all_sectors()) : array_.all_sectors();
+  if (missing != 0) {
+    if (!replay) ++atomics_, ++atomic_misses_;
+    L2Outcome out;
+    out.fetch_sectors = missing;
+    return out;
+  }
+  L2Outcome out = rmw(a, line, replay, now); // every word is valid: a hit
+  array_.copy_sectors(array_.all_sectors(), l->data.data(), data);
+  return out;
+}
+
+std::optional<Writeback> L2Core::absorb(const Writeback& wb) {
+  std::optional<Writeback> victim;
+  if (wb.dirty.none()) return victim;
+  CacheLine* l = array_.find(wb.line);
+  if (l)
+    array_.touch(*l);
+  else
+    l = &install(wb.line, victim);
+  wb.dirty.copy_masked(l->data.data(), wb.data.data(), spec_.line_bytes);
+  l->valid_bytes |= wb.dirty;
+  l->dirty_bytes |= wb.dirty;
+  return victim;
+}
+
 std::vector<Writeback> L2Core::flush_all() {
   std::vector<Writeback> out = array_.take_dirty();
   writebacks_ += out.size();

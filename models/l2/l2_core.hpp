@@ -85,6 +85,15 @@ public:
   // Every dirty line's dirty bytes; the lines stay valid and become clean.
   std::vector<Writeback> flush_all();
 
+  // hLRC (models/hlrc). An ownership request: like an atomic, but it needs
+  // the whole line valid (a miss fetches every missing sector); on a hit the
+  // lanes are performed here (exact old values) and the whole line, updated,
+  // is copied into `data` for the new owner.
+  L2Outcome grant(GpuAccess& a, Addr line, uint8_t* data, Cycle now, bool replay = false);
+  // An owner's write-back (recall or release): its dirty bytes become valid
+  // and dirty here, allocating the line if absent. Returns the dirty victim.
+  std::optional<Writeback> absorb(const Writeback& wb);
+
   const L2Spec& spec() const { return spec_; }
   const CacheArray& array() const { return array_; }
   const WordReadyTable& word_ready() const { return word_ready_; }

@@ -13,7 +13,7 @@ L2Module::L2Module(sc_module_name n, SimContext& ctx, uint32_t slice, StatGroup&
     : sc_module(n), port("port", ctx.platform.l2.input_queue, target_hooks()),
       mem(
           "mem", 4, [this](Payload& t) { on_mem_response(t); }, [this] { drain_to_mem(); }),
-      ctx_(ctx), spec_(ctx.platform.l2), clk_(ctx.platform.l2.clock_mhz),
+      ctx_(ctx), spec_(ctx.platform.l2), slice_(slice), clk_(ctx.platform.l2.clock_mhz),
       stats_(parent, basename()), core_(ctx.platform.l2, stats_),
       mshr_(ctx.platform.l2.mshr_entries, ctx.platform.l2.mshr_max_merge),
       requests_(stats_.counter("requests", "requests", "requests accepted from the crossbar")),
@@ -26,8 +26,8 @@ L2Module::L2Module(sc_module_name n, SimContext& ctx, uint32_t slice, StatGroup&
       latency_(stats_.average("latency", "cycles",
                               "L2 cycles; LT: arrival to response incl. misses; AT: hits only "
                               "(pipeline + atomic unit)")) {
-  (void)slice;
   core_.set_timed(ctx.timed());
+  if (ctx.platform.l1.atomic_mode == "hlrc") hlrc_init();
   port.publish(stats_);
   mem.publish(stats_);
 }
@@ -74,12 +74,12 @@ void L2Module::b_transport(Payload& t, sc_time& delay) {
     ++mshr_merges_;
   }
   a.serviced_by = GpuAccess::Level::L2;
+  Cycle hold = hlrc_blocking_resolve(a, line, data_ready); // hLRC: owner recalled first
   for (int tries = 0;; ++tries) {
-    L2Outcome out =
-        core_.access(a, line, t.get_data_ptr(), t.get_byte_enable_ptr(), data_ready, tries > 0);
+    L2Outcome out = serve(a, line, t, data_ready, hold, tries > 0, data_ready);
     if (out.writeback) lt_write_back(*out.writeback, data_ready);
     if (out.hit) {
-      Cycle done = data_ready + spec_.latency + out.extra_cycles;
+      Cycle done = data_ready + hold + spec_.latency + out.extra_cycles;
       if (timed) {
         latency_.sample(double(done - arrival));
         delay = clk_.cycles(done) - sc_time_stamp();
@@ -87,10 +87,25 @@ void L2Module::b_transport(Payload& t, sc_time& delay) {
       break;
     }
     sc_assert(tries < 2 && "L2 access still misses after its fill");
-    data_ready = lt_fill(line, out.fetch_sectors, data_ready);
+    data_ready = lt_fill(line, out.fetch_sectors, data_ready + hold);
+    hold = 0;
     a.serviced_by = GpuAccess::Level::Dram;
   }
   t.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+L2Outcome L2Module::serve(GpuAccess& a, Addr line, Payload& t, Cycle now, Cycle hold, bool replay,
+                          Cycle arrival) {
+  if (!hlrc_ || !a.is_rmw())
+    return core_.access(a, line, t.get_data_ptr(), t.get_byte_enable_ptr(), now, replay);
+  L2Outcome out = core_.grant(a, line, t.get_data_ptr(), now, replay);
+  if (out.hit) { // the reply carries the line: the requester owns it from its arrival
+    const Cycle leave = ctx_.timed() ? now + hold + spec_.latency + out.extra_cycles : 0;
+    registry_.grant(line, a.src_sm, ctx_.hlrc->grant_arrival(leave));
+    ++*hlrc_grants_;
+    hlrc_wait_->sample(double(now + hold - std::min(arrival, now + hold)));
+  }
+  return out;
 }
 
 unsigned L2Module::debug(Payload& t) {
@@ -105,7 +120,7 @@ unsigned L2Module::debug(Payload& t) {
 // ---------------------------------------------------------------- AT mode --
 
 void L2Module::kick() {
-  if (step_pending_ || !port.has_request()) return;
+  if (step_pending_ || (!port.has_request() && resume_q_.empty())) return;
   step_pending_ = true;
   timer_.schedule(clk_.until(std::max(clk_.now(), next_step_)), [this] { step(); });
 }
@@ -115,41 +130,54 @@ void L2Module::kick() {
 // crossbar sees END_REQ withheld: backpressure, not loss.
 void L2Module::step() {
   step_pending_ = false;
-  if (!port.has_request()) return;
+  // hLRC: requests released by an answered recall go first, in their order.
+  const bool resume = !resume_q_.empty();
+  if (!resume && !port.has_request()) return;
   const Cycle now = clk_.now();
   next_step_ = now + 1;
-  Payload& t = port.front();
-  if (attempt(t)) port.pop();
-  if (port.has_request()) {
+  if (resume) {
+    const Parked p = resume_q_.front();
+    if (attempt(*p.t, p.arrival, true)) resume_q_.pop_front();
+  } else if (attempt(port.front(), now, false)) {
+    port.pop();
+  }
+  if (port.has_request() || !resume_q_.empty()) {
     step_pending_ = true;
     timer_.schedule(clk_.until(next_step_), [this] { step(); });
   }
 }
 
-bool L2Module::attempt(Payload& t) {
+// `arrival`: the cycle the request first reached the slice (before a park);
+// `resumed`: it was counted then.
+bool L2Module::attempt(Payload& t, Cycle arrival, bool resumed) {
   GpuAccess& a = access_of(t);
   const Addr line = t.get_address();
   const Cycle now = clk_.now();
+  Cycle hold = 0;
+  if (!hlrc_gate(t, line, now, arrival, hold)) { // parked behind a recall
+    if (!resumed) ++requests_;
+    return true;
+  }
   if (mshr_.pending(line) && a.kind != AccessKind::Store) {
     // Keep per-line order behind the outstanding miss.
     MshrOutcome m = mshr_.add(line, &t);
     if (m == MshrOutcome::MergeFull) return ++stall_merge_full_, false;
     ++mshr_merges_;
-    ++requests_;
+    if (!resumed) ++requests_;
     return true;
   }
-  L2Outcome out = core_.access(a, line, t.get_data_ptr(), t.get_byte_enable_ptr(), now);
+  L2Outcome out = serve(a, line, t, now, hold, false, arrival);
   if (out.writeback) write_back(*out.writeback);
   if (out.hit) {
-    ++requests_;
+    if (!resumed) ++requests_;
     a.serviced_by = GpuAccess::Level::L2;
     t.set_response_status(tlm::TLM_OK_RESPONSE);
-    latency_.sample(double(spec_.latency + out.extra_cycles));
-    port.respond(t, clk_.cycles(spec_.latency + out.extra_cycles));
+    latency_.sample(double(hold + spec_.latency + out.extra_cycles));
+    port.respond(t, clk_.cycles(hold + spec_.latency + out.extra_cycles));
     return true;
   }
   if (mshr_.add(line, &t) == MshrOutcome::NoEntry) return ++stall_mshr_full_, false;
-  ++requests_;
+  if (!resumed) ++requests_;
   a.serviced_by = GpuAccess::Level::Dram;
   send_to_mem(make_fill_payload(ctx_.pool, line, out.fetch_sectors, spec_.line_bytes, 0));
   return true;
@@ -183,12 +211,15 @@ void L2Module::on_mem_response(Payload& r) {
     // misses again and starts a new fetch.
     for (Payload* w : mshr_.release(line)) {
       GpuAccess& a = access_of(*w);
-      L2Outcome out =
-          core_.access(a, line, w->get_data_ptr(), w->get_byte_enable_ptr(), clk_.now(), true);
+      const Cycle now = clk_.now();
+      // hLRC: an earlier waiter may just have been granted the line.
+      Cycle hold = 0;
+      if (!hlrc_gate(*w, line, now, now, hold)) continue; // parked behind a recall
+      L2Outcome out = serve(a, line, *w, now, hold, true, now);
       if (out.writeback) write_back(*out.writeback);
       if (out.hit) {
         w->set_response_status(tlm::TLM_OK_RESPONSE);
-        port.respond(*w, clk_.cycles(spec_.latency + out.extra_cycles));
+        port.respond(*w, clk_.cycles(hold + spec_.latency + out.extra_cycles));
       } else {
         bool first = !mshr_.pending(line);
         mshr_.add(line, w); // cannot be refused: the entry was just freed

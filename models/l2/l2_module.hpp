@@ -3,6 +3,8 @@
 // the pipeline (one request per cycle), MSHRs and the two timing styles.
 #pragma once
 
+#include "models/hlrc/hlrc_fabric_module.hpp"
+#include "models/hlrc/ownership_registry.hpp"
 #include "models/l2/l2_core.hpp"
 #include "tlmgpu/mshr.hpp"
 #include "tlmgpu/pending_fill_overlay.hpp"
@@ -12,6 +14,8 @@
 #include "tlmgpu/timing.hpp"
 
 #include <deque>
+#include <map>
+#include <optional>
 
 namespace tlmgpu {
 
@@ -25,6 +29,15 @@ public:
   // Untimed access for the host and checkers: cached bytes over DRAM bytes.
   unsigned debug(Payload& t);
 
+  // hLRC (l2_hlrc_module.cpp; models/hlrc/README.md), called by the fabric:
+  // SM `sm` gives up `wb.line` (eviction, kernel end, fence); its bytes are
+  // applied now and the line is free at the slice from L2 cycle `back`.
+  void hlrc_release(uint16_t sm, const Writeback& wb, Cycle back);
+  // AT: the owner answered a deferred recall of `line` with its bytes `wb`
+  // (none if clean), here from L2 cycle `back`; the parked requests resume.
+  void hlrc_recall_done(Addr line, std::optional<Writeback> wb, Cycle back);
+  const OwnershipRegistry& registry() const { return registry_; }
+
 private:
   TargetPort::Hooks target_hooks(); // only builds lambdas: safe during construction
   // LT / functional
@@ -34,15 +47,33 @@ private:
   // AT
   void kick();
   void step();
-  bool attempt(Payload& t); // false: stalled, leave it in the queue
+  bool attempt(Payload& t, Cycle arrival, bool resumed); // false: stalled, leave it queued
   void on_mem_response(Payload& t);
   void write_back(const Writeback& wb);
   void send_to_mem(GpuPayload* p);
   void drain_to_mem();
   // shared
+  // The core access, or with hLRC an atomic's ownership grant. `hold` = the
+  // cycles the request waits for the line's previous owner (response delay);
+  // `arrival` = when it reached the slice (for the ownership wait stat).
+  L2Outcome serve(GpuAccess& a, Addr line, Payload& t, Cycle now, Cycle hold, bool replay,
+                  Cycle arrival);
+  // hLRC, AT request path: false = `t` was parked behind a deferred recall of
+  // its line (it resumes in order when the owner answers); true = go on,
+  // after `hold` cycles (a pending transfer, a recall round trip).
+  bool hlrc_gate(Payload& t, Addr line, Cycle now, Cycle arrival, Cycle& hold);
+  // hLRC, blocking path (LT, functional, AT flushes): the cycles to wait.
+  Cycle hlrc_blocking_resolve(const GpuAccess& a, Addr line, Cycle now);
+  // Waits for a pending transfer and recalls the line's owner (its bytes land
+  // in the array now). Returns the L2 cycle the request may be served from,
+  // or nothing if the recall was deferred (`may_defer`, AT only).
+  std::optional<Cycle> hlrc_resolve(const GpuAccess& a, Addr line, Cycle now, bool may_defer);
+  void hlrc_init();
+  void hlrc_absorb(const Writeback& wb, Cycle at);
 
   SimContext& ctx_;
   const L2Spec& spec_;
+  uint32_t slice_;
   Clock clk_;
   StatGroup stats_;
   L2Core core_;
@@ -56,6 +87,19 @@ private:
 
   Counter &requests_, &stall_mshr_full_, &stall_merge_full_, &mshr_merges_, &wb_sent_;
   Average& latency_;
+  // hLRC only (l1.atomic_mode = hlrc), else null.
+  bool hlrc_ = false;
+  OwnershipRegistry registry_;
+  uint64_t hlrc_prune_tick_ = 0;
+  struct Parked {
+    Payload* t;
+    Cycle arrival;
+  };
+  std::map<Addr, std::deque<Parked>> parked_; // AT: behind a deferred recall, in order
+  std::deque<Parked> resume_q_;               // AT: released by the answer, served first
+  Counter *hlrc_grants_ = nullptr, *hlrc_recalls_ = nullptr, *hlrc_releases_ = nullptr,
+          *hlrc_parked_ = nullptr;
+  Average* hlrc_wait_ = nullptr;
 };
 
 } // namespace tlmgpu

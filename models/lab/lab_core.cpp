@@ -11,30 +11,6 @@ namespace tlmgpu {
 
 namespace {
 
-// Sub partials accumulate the subtrahends with add: (m - a) - b = m - (a + b).
-// Every other mergeable op is associative and commutative with itself.
-AtomicOp merge_op(AtomicOp op) {
-  return op == AtomicOp::Sub ? AtomicOp::Add : op;
-}
-
-// meta: bits 0-3 op id (the paper's 4-bit field), bits 4-6 data type.
-static_assert(static_cast<unsigned>(AtomicOp::Cas) < 16, "op id must fit in 4 bits");
-uint32_t pack(AtomicOp op, DataType t) {
-  return static_cast<uint32_t>(op) | static_cast<uint32_t>(t) << 4;
-}
-AtomicOp meta_op(uint32_t m) {
-  return static_cast<AtomicOp>(m & 0xf);
-}
-DataType meta_type(uint32_t m) {
-  return static_cast<DataType>((m >> 4) & 0x7);
-}
-
-uint64_t load_word(const uint8_t* p, unsigned n) {
-  uint64_t v = 0;
-  std::memcpy(&v, p, n); // little-endian host (checked in atomic_ops.cpp)
-  return v;
-}
-
 const LabSpec& checked(const LabSpec& s) {
   if (s.mode != "strict" && s.mode != "paper_compatible")
     throw ConfigError("lab.mode: unknown value '" + s.mode + "'");
@@ -78,25 +54,16 @@ LabCore::LabCore(const LabSpec& spec, StatGroup& stats)
 }
 
 std::string_view LabCore::mode_label() const {
-  return strict_ ? "strict" : "paper_compatible (optimistic: buffers atomics whose return is used)";
-}
-
-bool LabCore::mergeable(AtomicOp op, DataType t) {
-  switch (op) {
-  case AtomicOp::Inc:
-  case AtomicOp::Dec:
-  case AtomicOp::Exch:
-  case AtomicOp::Cas:
-    return false;
-  default:
-    return atomic_supported(op, t) && atomic_identity(merge_op(op), t).has_value();
-  }
+  return strict_ ? "strict" : "paper_compatible (optimistic: buffers device reds of any order)";
 }
 
 bool LabCore::eligible(const GpuAccess& a) const {
   if (!enabled() || a.scope != Scope::Device || !mergeable(a.op, a.type)) return false;
-  if (!strict_) return a.is_rmw();
-  return a.kind == AccessKind::Red && a.order == MemOrder::Commutative;
+  // paper_compatible buffers reds of any order; value-returning atomics
+  // would need golden-memory old values (pitfall 4), which are not modelled,
+  // so they still go to L2 with exact results rather than wrong ones.
+  if (!strict_) return a.kind == AccessKind::Red;
+  return commutative_red(a);
 }
 
 CacheLine* LabCore::find(Addr line) {
@@ -114,59 +81,22 @@ CacheLine& LabCore::install(Addr line, CacheLine* victim, bool* evicted) {
   return l;
 }
 
-void LabCore::init_line(CacheLine& l, AtomicOp op, DataType t) const {
-  const uint64_t seed = *atomic_identity(merge_op(op), t);
-  const unsigned n = size_of(t);
-  for (unsigned off = 0; off < spec_.line_bytes; off += n)
-    std::memcpy(&l.data[off], &seed, n);
-  l.dirty_bytes.clear();
-  l.meta = pack(op, t);
-}
-
 void LabCore::apply_lanes(CacheLine& l, const GpuAccess& a) {
-  const unsigned n = size_of(a.type);
-  const AtomicOp m = merge_op(a.op);
-  for (unsigned i = 0; i < a.num_lanes; ++i) {
-    const LaneOp& lane = a.lanes[i];
-    if (l.dirty_bytes.test(lane.offset)) ++merged_lanes_;
-    apply_atomic(m, a.type, &l.data[lane.offset], lane.operand, 0);
-    l.dirty_bytes.set_range(lane.offset, n);
-    ++buffered_lanes_;
+  const bool lose = spec_.inject_fault == "lose_update";
+  if ((lose || spec_.inject_fault == "double_count") && fault_pending_) { // test hook, see lab.inject_fault
+    fault_pending_ = false;
+    if (lose) return;
+    merge_partial_lanes(l, a); // double_count: merged once here and once below
   }
-}
-
-uint64_t LabCore::drain(const CacheLine& l, std::vector<LabEviction>& out) const {
-  const DataType t = meta_type(l.meta);
-  const unsigned n = size_of(t);
-  LabEviction* cur = nullptr;
-  uint64_t lanes = 0;
-  for (unsigned off = 0; off < spec_.line_bytes; off += n) {
-    if (!l.dirty_bytes.test(off)) continue;
-    if (!cur || cur->num_lanes == kMaxLanes) {
-      cur = &out.emplace_back();
-      cur->line = l.line;
-      cur->op = meta_op(l.meta);
-      cur->type = t;
-    }
-    LaneOp& lane = cur->lanes[cur->num_lanes];
-    lane.offset = static_cast<uint16_t>(off);
-    lane.lane = cur->num_lanes++;
-    lane.operand = load_word(&l.data[off], n);
-    cur->sector_mask |= uint32_t{1} << (off / spec_.sector_bytes);
-    ++lanes;
-  }
-  return lanes;
+  merged_lanes_ += merge_partial_lanes(l, a);
+  buffered_lanes_ += a.num_lanes;
 }
 
 LabOutcome LabCore::access(const GpuAccess& a, Addr line) {
   if (!eligible(a)) throw std::logic_error("LabCore::access: request is not LAB-eligible");
   if (line % spec_.line_bytes != 0)
     throw std::logic_error("LabCore::access: line address is not line-aligned");
-  const unsigned n = size_of(a.type);
-  for (unsigned i = 0; i < a.num_lanes; ++i) // validate before any state changes
-    if (a.lanes[i].offset % n != 0 || a.lanes[i].offset + n > spec_.line_bytes)
-      throw std::logic_error("LabCore::access: lane " + std::to_string(i) + " offset " +
-                             std::to_string(a.lanes[i].offset) + " misaligned or outside the line");
+  check_partial_lanes(a, spec_.line_bytes, "LabCore::access"); // before any state changes
   ++accesses_;
   LabOutcome out;
   if (serialization_only()) {
@@ -185,7 +115,7 @@ LabOutcome LabCore::access(const GpuAccess& a, Addr line) {
     return out;
   }
   CacheLine* l = find(line);
-  if (l && l->meta == pack(a.op, a.type)) {
+  if (l && l->meta == partial_meta(a.op, a.type)) {
     ++hits_;
     out.hit = true;
     if (!spec_.infinite) array_.touch(*l);
@@ -193,7 +123,7 @@ LabOutcome LabCore::access(const GpuAccess& a, Addr line) {
     ++misses_;
     ++op_mismatch_evictions_;
     evicted_lanes_ += drain(*l, out.evictions);
-    init_line(*l, a.op, a.type);
+    init_partial_line(*l, a.op, a.type, spec_.line_bytes);
     if (!spec_.infinite) array_.touch(*l);
   } else { // allocate without fetching; the victim leaves off the critical path
     ++misses_;
@@ -204,7 +134,7 @@ LabOutcome LabCore::access(const GpuAccess& a, Addr line) {
       ++capacity_evictions_;
       evicted_lanes_ += drain(victim, out.evictions);
     }
-    init_line(*l, a.op, a.type);
+    init_partial_line(*l, a.op, a.type, spec_.line_bytes);
   }
   apply_lanes(*l, a);
   return out;

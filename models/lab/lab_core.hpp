@@ -15,12 +15,13 @@
 // can never buffer them and they are never eligible.
 //
 // The LAB cannot know the old value of memory: lanes' `result` fields are not
-// written. In strict mode no eligible access reads them; in paper_compatible
-// mode the SM must take them from a golden memory (pitfall 4).
+// written, so value-returning atomics are never eligible in either mode
+// (golden-memory values, pitfall 4, are not modelled).
 #pragma once
 
 #include "models/lab/lab_spec.hpp"
 #include "tlmgpu/cache_array.hpp"
+#include "tlmgpu/partial_update.hpp"
 #include "tlmgpu/stats.hpp"
 #include "tlmgpu/types.hpp"
 
@@ -33,17 +34,9 @@
 
 namespace tlmgpu {
 
-// Partial values to perform at L2 as a Red: lane i adds (or mins, ...) its
-// operand into the word at its offset. At most kMaxLanes lanes; a line with
-// more valid words is split into several evictions.
-struct LabEviction {
-  Addr line = 0;
-  AtomicOp op = AtomicOp::Add;
-  DataType type = DataType::U32;
-  uint8_t num_lanes = 0;
-  std::array<LaneOp, kMaxLanes> lanes{};
-  uint32_t sector_mask = 0; // sectors holding at least one lane (packet size)
-};
+// Partial values to perform at L2 as a Red (shared with PHI's update-only L1
+// lines, include/tlmgpu/partial_update.hpp).
+using LabEviction = PartialUpdatePacket;
 
 struct LabOutcome {
   enum class Kind {
@@ -74,8 +67,9 @@ public:
   // mergeable (op, type), and in strict mode also a Red (no return value)
   // with MemOrder::Commutative.
   bool eligible(const GpuAccess& a) const;
-  // (op, type) pairs whose partial values combine (see the file comment).
-  static bool mergeable(AtomicOp op, DataType t);
+  // (op, type) pairs whose partial values combine (see the file comment;
+  // partial_mergeable in include/tlmgpu/partial_update.hpp).
+  static bool mergeable(AtomicOp op, DataType t) { return partial_mergeable(op, t); }
 
   // Performs the lanes of `a` (eligible; `line` line-aligned; lane offsets
   // aligned to the type and inside the line). Throws std::logic_error otherwise.
@@ -92,13 +86,15 @@ private:
 
   CacheLine* find(Addr line);
   CacheLine& install(Addr line, CacheLine* victim, bool* evicted);
-  void init_line(CacheLine& l, AtomicOp op, DataType t) const;
   void apply_lanes(CacheLine& l, const GpuAccess& a);
   // Appends the line's partial values as evictions; returns the lane count.
-  uint64_t drain(const CacheLine& l, std::vector<LabEviction>& out) const;
+  uint64_t drain(const CacheLine& l, std::vector<LabEviction>& out) const {
+    return drain_partial_line(l, spec_.line_bytes, spec_.sector_bytes, out);
+  }
 
   LabSpec spec_;
   bool strict_;
+  bool fault_pending_ = true; // lab.inject_fault fires once
   Variant variant_;
   CacheArray array_;                        // finite LABs
   std::unordered_map<Addr, CacheLine> inf_; // LAB-Inf

@@ -12,7 +12,7 @@ namespace tlmgpu {
 struct LabSpec {
   uint32_t entries = 0, ways = 0, line_bytes = 0, sector_bytes = 0, latency = 0;
   bool infinite = false, flush_on_barrier = false;
-  std::string mode, variant, l1_split;
+  std::string mode, variant, inject_fault;
 
   template <class V>
   void visit(V& v) {
@@ -28,15 +28,16 @@ struct LabSpec {
     v.param(latency, "latency", 20, Range{0, 100000}, "cycles",
             "pipelined access latency; a buffered atomic completes after it (authors' code)");
     v.choice(mode, "mode", "strict", {"strict", "paper_compatible"},
-             "strict: device-scope commutative reds only; paper_compatible: every device-scope "
-             "atomic/red (optimistic, seed-000 pitfall 4)");
+             "strict: device-scope commutative reds only; paper_compatible: device-scope reds of "
+             "any order (optimistic, seed-000 pitfall 4; value-returning atomics still go to L2)");
     v.param(flush_on_barrier, "flush_on_barrier", false, Range{}, "",
             "also flush at CTA barriers (device/system fences and releases always flush)");
     v.choice(variant, "variant", "normal", {"normal", "serialization_only", "no_flush_cost"},
              "serialization_only: complete locally, store nothing, forward every atomic; "
              "no_flush_cost: kernel-end flush takes no time (ANBF)");
-    v.choice(l1_split, "l1_split", "volta_adaptive", {"volta_adaptive", "fixed_32k"},
-             "L1 size the LAB is carved from: 128 KB - shared memory step, or Table I's 32 KB");
+    v.choice(inject_fault, "inject_fault", "none", {"none", "lose_update", "double_count"},
+             "test hook: corrupt the first buffered access (drop it, or merge it twice) so the "
+             "workload checks can be shown to catch a broken LAB");
   }
 
   // Derived: sets x assoc = entries (0 sets when disabled or infinite).
@@ -49,22 +50,5 @@ struct LabSpec {
 // Bytes the LAB takes from the L1: entries x line (0 for off and for Inf).
 uint32_t lab_bytes(const LabSpec& s);
 
-// Split of the unified SRAM of one SM for a kernel (seed-000 §1.14, pitfall 9).
-struct SramSplit {
-  uint32_t smem_bytes = 0; // shared-memory carve-out
-  uint32_t l1_bytes = 0;   // L1 data bytes left after the LAB
-  uint32_t lab_bytes = 0;
-};
-
-// volta_adaptive (GPGPU-Sim `-adaptive_volta_cache_config 1`, CUDA Volta
-// carve-outs): smem = the smallest of {0, 8, 16, 32, 64, 96} KB holding
-// `smem_used_bytes` (the resident CTAs' shared memory), L1 = unified - smem.
-// fixed_32k (Table I): L1 = 32 KB, smem = unified - 32 KB. Either way the LAB
-// then takes lab_bytes() from the L1. Throws ConfigError when the shared
-// memory or the LAB does not fit; an L1 left at exactly 0 bytes is allowed.
-SramSplit sram_split(const LabSpec& s, uint32_t smem_used_bytes, uint32_t unified_bytes = 131072);
-
-// sram_split(...).l1_bytes.
-uint32_t l1_bytes_left(const LabSpec& s, uint32_t smem_used_bytes, uint32_t unified_bytes = 131072);
 
 } // namespace tlmgpu

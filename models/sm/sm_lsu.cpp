@@ -15,15 +15,7 @@ namespace tlmgpu {
 // LT-style. They are off the warps' critical path either way.
 Cycle SmModule::send_lab_packet(const LabEviction& ev, Cycle at, bool timed) {
   GpuPayload* p = ctx_.pool.allocate();
-  GpuAccess a;
-  a.kind = AccessKind::Red;
-  a.op = ev.op;
-  a.type = ev.type;
-  a.order = MemOrder::Commutative;
-  a.scope = Scope::Device;
-  a.num_lanes = ev.num_lanes;
-  a.lanes = ev.lanes;
-  a.sector_mask = ev.sector_mask;
+  GpuAccess a = partial_update_access(ev);
   a.src_sm = id;
   a.txn_id = ctx_.pool.next_txn_id();
   p->setup(tlm::TLM_READ_COMMAND, ev.line, coalescer_.line_bytes(), a);
@@ -84,12 +76,16 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
   for (const LineRequest& r : reqs) {
     if (rmw && lab_ && lab_->eligible(r.access)) {
       // Performed in the SM's LAB: the atomic completes at LAB latency; what
-      // the LAB pushes out goes to L2 off the critical path.
+      // the LAB pushes out goes to L2 off the critical path. The LAB is a
+      // pipeline taking one request per cycle from the LD/ST unit (authors'
+      // code: a shift register whose tail slot must be free).
+      lsu_free_ = std::max(lsu_free_, now) + 1;
+      const Cycle enter = lsu_free_ - 1;
       LabOutcome out = lab_->access(r.access, r.line);
       for (const LabEviction& ev : out.evictions)
-        send_lab_packet(ev, now, ctx_.timed());
-      if (out.forward) send_lab_packet(*out.forward, now, ctx_.timed());
-      done = std::max(done, now + ctx_.platform.lab.latency);
+        send_lab_packet(ev, enter, ctx_.timed());
+      if (out.forward) send_lab_packet(*out.forward, enter, ctx_.timed());
+      done = std::max(done, enter + ctx_.platform.lab.latency);
       continue;
     }
     GpuPayload* p = ctx_.pool.allocate();

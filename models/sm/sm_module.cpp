@@ -210,11 +210,27 @@ void SmModule::issue(uint32_t slot, Cycle now) {
     // Warps block on every memory instruction, so nothing of this warp is in
     // flight. A device/system-scope fence is an acquire point: drop the L1's
     // (possibly stale) copies, as GPU VI protocols do.
+    w.ready_at = now + (ctx_.timed() ? spec_.fence_latency : 0);
     if (in.scope != Scope::Cta) {
       flush_lab(); // buffered partial updates become visible at the ordering point
-      l1.flush_and_invalidate();
+      if (ctx_.at() && l1.core().phi()) {
+        // PHI in AT: the L1's update-only lines and dirty bytes go down its
+        // queue; the warp waits, as for a memory instruction, until everything
+        // the L1 sent so far has reached L2.
+        ++w.outstanding;
+        l1.release_async([this, slot] {
+          WarpSlot& ws = warps_[slot];
+          --ws.outstanding;
+          ws.ready_at = std::max(ws.ready_at, clk_.now() + 1);
+          advance(slot);
+          response_.notify(SC_ZERO_TIME);
+        });
+        break;
+      }
+      // hLRC: the fence waits until the owned lines it releases reach L2.
+      const Cycle released = l1.flush_and_invalidate(now);
+      if (ctx_.timed()) w.ready_at = std::max(w.ready_at, released);
     }
-    w.ready_at = now + (ctx_.timed() ? spec_.fence_latency : 0);
     advance(slot);
     break;
   case K::Exit:

@@ -124,6 +124,9 @@ void TrafficCore::make_rmw(TrafficRequest& r, AccessKind kind) {
   } while (!atomic_supported(a.op, a.type));
   a.kind = kind;
   a.order = below(2) ? MemOrder::Relaxed : MemOrder::Commutative;
+  const bool float_sum = (a.type == DataType::F32 || a.type == DataType::F64) &&
+                         (a.op == AtomicOp::Add || a.op == AtomicOp::Sub);
+  if (float_sum && !params_.comm_floats) a.order = MemOrder::Relaxed; // no extra draw
   a.scope = Scope::Device;
   const unsigned size = size_of(a.type), words = line_ / size;
   a.num_lanes = uint8_t(1 + below(8));

@@ -28,6 +28,10 @@ struct TrafficParams {
   uint32_t shared_pct = 5;   // of atomics: the shared contended counter
   uint32_t outstanding = 8;  // AT: requests in flight per generator
   bool inject_fault = false; // corrupt one reference byte: proves the checker can fail
+  // false: float add/sub atomics and reds are issued Relaxed, never
+  // Commutative. A mechanism that buffers commutative updates (LAB, PHI)
+  // reassociates float sums, which this exact, in-order checker cannot follow.
+  bool comm_floats = true;
 };
 
 struct TrafficRequest {

@@ -11,6 +11,30 @@
 
 namespace tlmgpu {
 
+// hLRC traffic classes (models/hlrc), counted apart under gpu.xbar.hlrc.
+// Ownership requests and grants travel as the atomic's own payload; the rest
+// are side-band packets (XbarModule::hlrc_packet). Grants, recalls and
+// release acks use the reply network, the others the request network.
+enum class HlrcTraffic : uint8_t {
+  OwnershipRequest,   // atomic/red asking for a line (carries its operands)
+  Grant,              // the line's data back to the new owner (whole line)
+  Recall,             // home -> owner: give the line back (header)
+  RecallWriteback,    // owner -> home: dirty sectors (header only if clean)
+  EvictionRelease,    // owner -> home: capacity eviction of an owned line
+  KernelEndWriteback, // owner -> home: release at kernel end or a fence
+  ReleaseAck,         // home -> owner: acknowledges a release (header)
+  Count
+};
+inline const char* hlrc_traffic_name(HlrcTraffic c) {
+  static const char* const names[] = {
+      "ownership_request",    "grant",      "recall", "recall_writeback", "eviction_release",
+      "kernel_end_writeback", "release_ack"};
+  return names[size_t(c)];
+}
+inline bool hlrc_on_reply_network(HlrcTraffic c) {
+  return c == HlrcTraffic::Grant || c == HlrcTraffic::Recall || c == HlrcTraffic::ReleaseAck;
+}
+
 class XbarCore {
 public:
   XbarCore(const XbarSpec& spec, unsigned sm_ports, unsigned slice_ports, unsigned sector_bytes)
@@ -25,11 +49,15 @@ public:
     return carries ? std::popcount(a.sector_mask) * sector_bytes_ : 0;
   }
   unsigned reply_bytes(const GpuAccess& a) const {
+    if (rmw_reply_bytes_ != 0 && a.is_rmw()) return rmw_reply_bytes_;
     bool carries =
         a.kind == AccessKind::Load || a.kind == AccessKind::Fill || a.kind == AccessKind::Atomic;
     return carries ? std::popcount(a.sector_mask) * sector_bytes_ : 0;
   }
   unsigned flits(unsigned bytes) const { return spec_.flits(bytes); }
+  // hLRC: every atomic/red reply is an ownership grant carrying `bytes` (the
+  // whole line); 0 (default) = replies as in the table above.
+  void set_rmw_reply_bytes(unsigned bytes) { rmw_reply_bytes_ = bytes; }
 
   // Cycle the packet's tail leaves the switch toward its destination, given
   // the cycle it is offered at the source port. Cut-through: the output link
@@ -56,7 +84,7 @@ private:
     return o + ser + spec_.latency;
   }
   XbarSpec spec_;
-  unsigned sector_bytes_;
+  unsigned sector_bytes_, rmw_reply_bytes_ = 0;
   std::vector<BusyUntil> req_in_, req_out_, resp_in_, resp_out_;
 };
 

@@ -47,6 +47,7 @@ XbarModule::XbarModule(sc_module_name n, SimContext& ctx, StatGroup& parent)
     slice_ports.push_back(std::make_unique<InitiatorPort>(
         ("slice_port_" + std::to_string(j)).c_str(), 2, [this, j](Payload& t) { on_reply(j, t); },
         [this, j] { drain_output(j); }));
+  if (ctx.platform.l1.atomic_mode == "hlrc") hlrc_init();
 }
 
 void XbarModule::count(const GpuAccess& a) {
@@ -56,6 +57,10 @@ void XbarModule::count(const GpuAccess& a) {
   req_flits_ += rq;
   resp_flits_ += rp;
   bytes_ += uint64_t(rq + rp) * spec_.flit_bytes;
+  if (hlrc_stats_ && a.is_rmw()) { // hLRC: every atomic asks for ownership
+    hlrc_count(HlrcTraffic::OwnershipRequest, rq);
+    hlrc_count(HlrcTraffic::Grant, rp);
+  }
 }
 
 void XbarModule::b_transport(unsigned sm, Payload& t, sc_time& delay) {

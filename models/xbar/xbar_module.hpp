@@ -10,6 +10,7 @@
 #include "tlmgpu/sim/context.hpp"
 #include "tlmgpu/sim/ports.hpp"
 
+#include <array>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -22,7 +23,19 @@ public:
   std::vector<std::unique_ptr<TargetPort>> sm_ports;       // index = SM id
   std::vector<std::unique_ptr<InitiatorPort>> slice_ports; // index = L2 slice
 
+  // hLRC side-band packet (recall, recall write-back, release, ack) between
+  // SM `sm` and slice `slice` carrying `data_bytes`, offered at crossbar
+  // cycle `offered`: counted like any packet (and in its class), links
+  // reserved LT-style in call order. Returns the cycle its tail arrives
+  // (`offered` in functional mode). xbar_hlrc_module.cpp.
+  Cycle hlrc_packet(HlrcTraffic cls, unsigned sm, unsigned slice, unsigned data_bytes,
+                    Cycle offered);
+  const Clock& clock() const { return clk_; }
+  unsigned flits(unsigned data_bytes) const { return core_.flits(data_bytes); }
+
 private:
+  void hlrc_init();
+  void hlrc_count(HlrcTraffic cls, unsigned flits);
   struct Output {
     size_t reserved = 0;           // packets accepted from inputs, not yet handed on
     std::deque<Payload*> overflow; // arrived but the slice port's queue was full
@@ -48,6 +61,8 @@ private:
   StatGroup stats_;
   Counter &req_packets_, &req_flits_, &resp_packets_, &resp_flits_, &bytes_, &input_stalls_;
   Average& req_latency_;
+  std::unique_ptr<StatGroup> hlrc_stats_; // gpu.xbar.hlrc, only with l1.atomic_mode = hlrc
+  std::array<Counter*, size_t(HlrcTraffic::Count)> hlrc_packets_{}, hlrc_flits_{};
 };
 
 } // namespace tlmgpu

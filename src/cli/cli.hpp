@@ -2,6 +2,11 @@
 // returns the process exit code; errors are thrown and reported by main().
 #pragma once
 
+#include <boost/program_options/options_description.hpp>
+#include <boost/program_options/positional_options.hpp>
+#include <boost/program_options/variables_map.hpp>
+
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -19,5 +24,17 @@ int cmd_run(const Args& args);
 int cmd_list(const Args& args);
 int cmd_describe(const Args& args);
 int cmd_config(const Args& args);
+int cmd_sweep(const Args& args);  // sweep.cpp
+int cmd_report(const Args& args); // sweep.cpp
+
+// Shared by the commands (commands.cpp). parse: `args` against `desc`; false
+// when --help was printed instead. resolve_platform: a path as given, or a
+// platform name from `tlmgpu list` ("titanv") -> its file.
+bool parse(const char* cmd, const char* usage, const Args& args,
+           boost::program_options::options_description& desc,
+           const boost::program_options::positional_options_description& pos,
+           boost::program_options::variables_map& vm);
+std::filesystem::path platforms_dir();
+std::string resolve_platform(const std::string& arg);
 
 } // namespace tlmgpu::cli

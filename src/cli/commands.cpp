@@ -21,7 +21,6 @@
 namespace tlmgpu::cli {
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
-namespace {
 
 // Parses `args` against `desc`; returns false when --help was printed instead.
 // Abbreviated options are not guessed: a misspelt option is an error.
@@ -56,6 +55,8 @@ std::string resolve_platform(const std::string& arg) {
   }
   return arg;
 }
+
+namespace {
 
 // "k=v" -> (k, v); `what` names the option in the error.
 std::pair<std::string, std::string> split_kv(const std::string& s, const char* what) {

@@ -47,6 +47,7 @@ CacheLine& CacheArray::allocate(Addr line, CacheLine* victim_out, bool* evicted)
   v->valid_bytes.clear();
   v->dirty_bytes.clear();
   v->meta = 0;
+  v->owned = false;
   std::memset(v->data.data(), 0, line_bytes_);
   touch(*v);
   return *v;

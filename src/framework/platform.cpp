@@ -2,6 +2,8 @@
 // single block can check on its own; the block registry of `tlmgpu describe`,
 // its table, and the typo suggestions every "unknown ..." error uses.
 #include "tlmgpu/platform.hpp"
+
+#include "models/sm/sram_split.hpp"
 #include "tlmgpu/config.hpp"
 #include "tlmgpu/types.hpp"
 
@@ -71,6 +73,7 @@ const std::vector<Block>& blocks() {
       {"l2", [] { return describe_rows<L2Spec>("l2"); }},
       {"dram", [] { return describe_rows<DramSpec>("dram"); }},
       {"address_map", [] { return describe_rows<AddressMapSpec>("address_map"); }},
+      {"energy", [] { return describe_rows<EnergySpec>("energy"); }},
   };
   return list;
 }
@@ -98,18 +101,16 @@ void PlatformSpec::derive() {
   address_map.derive();
   lab.derive();
 
-  const uint64_t sram = uint64_t(l1.bytes) + shared_mem.bytes;
-  if (sram > sm.unified_sram_bytes)
-    throw ConfigError("l1.bytes + shared_mem.bytes = " + str(l1.bytes) + " + " +
-                      str(shared_mem.bytes) + " = " + str(sram) +
-                      " exceeds sm.unified_sram_bytes (" + str(sm.unified_sram_bytes) + ")");
-  // A finite LAB is carved out of the same SRAM (LAB-Inf takes none). Until
-  // the adaptive split is automatic, the platform must shrink l1 itself.
-  if (const uint64_t lab_b = lab_bytes(lab); sram + lab_b > sm.unified_sram_bytes)
-    throw ConfigError("l1.bytes + shared_mem.bytes + LAB (" + str(lab.entries) + " x " +
-                      str(lab.line_bytes) + " B) = " + str(sram + lab_b) +
-                      " exceeds sm.unified_sram_bytes (" + str(sm.unified_sram_bytes) +
-                      "): reduce l1.bytes (and l1.ways) by " + str(lab_b) + " bytes");
+  if (l1.carveout == "fixed") {
+    const uint64_t sram = uint64_t(l1.bytes) + shared_mem.bytes;
+    if (sram > sm.unified_sram_bytes)
+      throw ConfigError("l1.bytes + shared_mem.bytes = " + str(l1.bytes) + " + " +
+                        str(shared_mem.bytes) + " = " + str(sram) +
+                        " exceeds sm.unified_sram_bytes (" + str(sm.unified_sram_bytes) + ")");
+  }
+  // The LAB takes its lines from the L1 at each launch (models/sm/sram_split);
+  // refuse now a LAB that cannot fit even beside a kernel with no shared memory.
+  sram_split(l1, lab, 0, sm.unified_sram_bytes);
   if (l1.atomic_mode != "bypass" && lab.enabled())
     throw ConfigError("l1.atomic_mode = " + l1.atomic_mode +
                       " and a LAB (lab.entries / lab.infinite) are alternatives: enable one");

@@ -3,6 +3,7 @@
 // checked before elaboration; everything that goes wrong inside SystemC comes
 // back as one SimError line, never a report dump or an abort.
 #include "tlmgpu/run.hpp"
+#include "tlmgpu/metrics.hpp"
 #include "tlmgpu/config.hpp"
 #include "tlmgpu/sim/context.hpp"
 #include "tlmgpu/sim/summary.hpp"
@@ -115,6 +116,12 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
   stats["simulated"] = {{"cycles", cycles}, {"seconds", sc_time_stamp().to_seconds()}};
   stats["kernels"] = ctx.kernels; // one section per kernel, epoch view
   ctx.stats.dump(stats["total"], StatView::Total, true);
+  {
+    nlohmann::json plain; // values only, as in the kernel sections
+    ctx.stats.dump(plain, StatView::Total, false);
+    const nlohmann::json& g = plain.value("gpu", nlohmann::json::object());
+    stats["metrics"] = compute_metrics(g, g.value("kernel_cycles", 0.0), o.platform);
+  }
   write_json(std::filesystem::path(o.out_dir) / "stats.json", stats);
 
   nlohmann::json config;

@@ -7,6 +7,7 @@
 #include "workloads/histogram/histogram.hpp"
 #include "workloads/ml_apps/register.hpp"
 #include "workloads/random_traffic/random_traffic.hpp"
+#include "workloads/stream/stream.hpp"
 
 #include <charconv>
 
@@ -15,7 +16,8 @@ namespace tlmgpu {
 const std::vector<WorkloadEntry>& workload_registry() {
   static const std::vector<WorkloadEntry> all = [] {
     std::vector<WorkloadEntry> v = {histogram_workload(), histogram_shared_workload(),
-                                    random_traffic_workload(), latency_workload()};
+                                    random_traffic_workload(), latency_workload(),
+                                    stream_workload()};
     append_graph_workloads(v);
     append_ml_workloads(v);
     return v;

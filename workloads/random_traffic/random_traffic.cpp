@@ -21,6 +21,7 @@ public:
     p_.shared_pct = uint32_t(a.u64("shared_pct", 0, 100));
     generators_ = uint32_t(a.u64("generators", 0, 1 << 20));
     p_.inject_fault = a.u64("inject_fault", 0, 1) != 0;
+    p_.comm_floats = a.u64("comm_floats", 0, 1) != 0;
     if (p_.load_pct + p_.store_pct + p_.atomic_pct > 100)
       throw ConfigError(
           "random-traffic: load_pct + store_pct + atomic_pct must be <= 100 (the rest is red)");
@@ -113,7 +114,10 @@ WorkloadEntry random_traffic_workload() {
        {"store_pct", "25", "percent stores"},
        {"atomic_pct", "25", "percent value-returning atomics (rest: red)"},
        {"shared_pct", "5", "percent of atomics that hit the shared contended counter"},
-       {"inject_fault", "0", "1 = corrupt one reference byte on purpose (the check must fail)"}}};
+       {"inject_fault", "0", "1 = corrupt one reference byte on purpose (the check must fail)"},
+       {"comm_floats", "1",
+        "0 = float add/sub atomics and reds are relaxed, never commutative (l1.atomic_mode = "
+        "phi and the LAB reassociate commutative float sums, which the exact check rejects)"}}};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<RandomTraffic>(a); }};
 }
 

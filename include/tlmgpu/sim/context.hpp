@@ -6,6 +6,7 @@
 
 #include "tlmgpu/address_map.hpp"
 #include "tlmgpu/backing_store.hpp"
+#include "tlmgpu/metrics.hpp"
 #include "tlmgpu/platform.hpp"
 #include "tlmgpu/run.hpp"
 #include "tlmgpu/sim/payload.hpp"
@@ -18,6 +19,8 @@
 #include <string>
 
 namespace tlmgpu {
+
+class HlrcFabric; // models/hlrc
 
 // An error found while simulating (bad device address, failed check, ...):
 // reported as one line by the CLI, never as a SystemC backtrace.
@@ -41,6 +44,9 @@ public:
   PayloadPool pool;
   StatGroup stats;     // root
   std::string out_dir; // where workloads write their result files
+  // hLRC recall path between L2 homes and L1 owners (models/hlrc); set by
+  // GpuModule when l1.atomic_mode = hlrc, null otherwise.
+  HlrcFabric* hlrc = nullptr;
 
   // Per-kernel stats sections (stats.json "kernels"): each kernel end dumps
   // the epoch view of every stat, then closes the epoch.
@@ -50,6 +56,8 @@ public:
     k["name"] = name;
     k["cycles"] = cycles;
     stats.dump(k["stats"], StatView::Epoch, false);
+    k["metrics"] = compute_metrics(k["stats"].value("gpu", nlohmann::json::object()),
+                                   double(cycles), platform);
     kernels.push_back(std::move(k));
     stats.close_epoch();
   }

@@ -1,0 +1,21 @@
+// Run-level metrics: a flat name -> number view of one stats section (a
+// kernel's epoch or the run's total), computed only from the stats
+// themselves plus the platform (for the energy model). stats.json carries
+// them as "metrics" (run) and kernels[i]["metrics"]; the run summary and
+// `tlmgpu sweep` read them, so every consumer agrees on one definition.
+#pragma once
+
+#include "tlmgpu/platform.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace tlmgpu {
+
+// `gpu` is the "gpu" object of a stats section; `cycles` the section's
+// simulated core cycles. Metric names and meanings: docs/metrics.md.
+nlohmann::json compute_metrics(const nlohmann::json& gpu, double cycles, const PlatformSpec& p);
+
+// Per-access LAB energy (pJ) for the platform's LAB: {read, write}.
+std::pair<double, double> lab_access_energy(const PlatformSpec& p);
+
+} // namespace tlmgpu

@@ -1,0 +1,156 @@
+// hLRC in the L1 module (models/hlrc/README.md): device atomics obtain the
+// ownership of their line from its home L2 slice and are then performed here.
+// Same class as l1_module.cpp; the owned-line state lives in L1Core.
+//
+//   atomic/red ─► owned here? ── yes ─► L1Core::local_atomic ─► respond (l1.latency)
+//                    │ no
+//                    ▼
+//   drop our copy (dirty bytes to L2 first) ─► MSHR entry (later requests to
+//   the line wait behind it) ─► ownership request = the atomic itself ─► L2
+//   grant (lanes performed at L2, whole line back) ─► install Owned, respond,
+//   replay the waiters (they hit the owned line)
+//
+//   recall (HlrcFabric, from the home) ─► owned: give the line up (bytes back)
+//     grant on its way ─► AT request path: deferred; on the grant's arrival the
+//                         line is installed, the waiters are served, then it
+//                         is given up (HlrcFabric::answer)
+//                     └► blocking path: revoked; the grant completes its atomic
+//                         (done at L2) and installs nothing
+#include "models/l1/l1_module.hpp"
+
+#include "models/hlrc/hlrc_fabric_module.hpp"
+
+#include <set>
+#include <sstream>
+
+using namespace sc_core;
+
+namespace tlmgpu {
+
+struct L1Module::Hlrc {
+  explicit Hlrc(StatGroup& g)
+      : ownership_requests(g.counter("hlrc_ownership_requests", "requests",
+                                     "hLRC atomics sent to L2 to obtain their line's ownership")),
+        recalls_received(g.counter("hlrc_recalls_received", "recalls",
+                                   "hLRC recalls of a line by its home L2 slice")),
+        revoked_grants(g.counter("hlrc_revoked_grants", "grants",
+                                 "grants recalled before they arrived (atomic done at L2, "
+                                 "line not installed)")),
+        eviction_releases(
+            g.counter("hlrc_eviction_releases", "lines", "owned lines given up for capacity")),
+        flush_releases(g.counter("hlrc_flush_releases", "lines",
+                                 "owned lines given up at kernel end or a fence")) {}
+  std::set<Addr> pending;  // AT: ownership requests whose grant is not back yet
+  std::set<Addr> revoked;  // AT: of those, cancelled by the home meanwhile
+  std::set<Addr> deferred; // AT: of those, recalled: give the line up on arrival
+  Counter &ownership_requests, &recalls_received, &revoked_grants, &eviction_releases,
+      &flush_releases;
+};
+
+void L1Module::hlrc_init() {
+  if (spec_.bytes == 0) throw ConfigError("l1.atomic_mode = hlrc needs an L1 (l1.bytes > 0)");
+  hlrc_ = {new Hlrc(stats_), [](Hlrc* h) { delete h; }};
+}
+
+// LT / functional: the ownership request is a nested b_transport; the grant
+// is installed on return (nothing else runs in between, so no revocation).
+Cycle L1Module::lt_hlrc_atomic(Payload& t, Cycle ready) {
+  GpuAccess& a = access_of(t);
+  const Addr line = t.get_address();
+  if (core_.local_atomic(a, line)) {
+    a.serviced_by = GpuAccess::Level::L1;
+    return ready;
+  }
+  // Our copy is dropped; its dirty bytes (write_back only) reach L2 first.
+  if (auto wb = core_.atomic(line, core_.array().all_sectors())) lt_write_back(*wb, ready);
+  ++forwarded_;
+  ++hlrc_->ownership_requests;
+  const bool timed = ctx_.timed();
+  sc_time d = timed ? clk_.until(ready) : SC_ZERO_TIME;
+  const sc_time base = sc_time_stamp();
+  down.b_transport(t, d);
+  if (timed) ready = clk_.at_or_after(base + d);
+  if (auto victim = core_.install_owned(line, t.get_data_ptr())) lt_write_back(*victim, ready);
+  // Later requests to the line wait for the grant's arrival (as for a fill).
+  if (ctx_.mode == TimingMode::LT && mshr_.add(line, nullptr) == MshrOutcome::Allocated)
+    mshr_.set_ready(line, ready);
+  return ready;
+}
+
+// AT. Called after attempt() found no MSHR entry for the line.
+bool L1Module::hlrc_attempt(Payload& t) {
+  GpuAccess& a = access_of(t);
+  const Addr line = t.get_address();
+  if (core_.local_atomic(a, line)) {
+    a.serviced_by = GpuAccess::Level::L1;
+    finish(t, 0);
+    return true;
+  }
+  if (mshr_.probe(line) == MshrOutcome::NoEntry) return ++stall_mshr_, false;
+  // Before the MSHR entry exists, so the write-back is not noted as
+  // overlapping a fill (a grant is not a fill).
+  if (auto wb = core_.atomic(line, core_.array().all_sectors())) write_back(*wb);
+  mshr_.add(line, &t);
+  hlrc_->pending.insert(line);
+  ++forwarded_;
+  ++hlrc_->ownership_requests;
+  send_down(t);
+  return true;
+}
+
+void L1Module::hlrc_on_grant(Payload& t) {
+  const Addr line = t.get_address();
+  hlrc_->pending.erase(line);
+  if (hlrc_->revoked.erase(line) != 0) {
+    // The home performed this atomic and took the line back before the grant
+    // arrived: its data there is the newest, so nothing is installed.
+    ++hlrc_->revoked_grants;
+  } else if (auto victim = core_.install_owned(line, static_cast<GpuPayload&>(t).data())) {
+    write_back(*victim);
+  }
+  finish(t, 0);
+  // Waiters in arrival order: they hit the owned line, or (revoked) one asks
+  // again and the rest queue behind it. A deferred recall is answered after
+  // them: the transfer serves every request that waited for it.
+  std::vector<Payload*> waiters = mshr_.release(line);
+  for (size_t i = 0; i < waiters.size(); ++i) {
+    if (waiters[i] == &t) continue;
+    if (mshr_.pending(line)) {
+      for (; i < waiters.size(); ++i)
+        if (waiters[i] != &t) mshr_.add(line, waiters[i]);
+      break;
+    }
+    bool ok = attempt(*waiters[i], true);
+    sc_assert(ok && "L1 replay after a grant refused");
+  }
+  if (hlrc_->deferred.erase(line) != 0) {
+    std::optional<Writeback> wb = core_.give_up(line);
+    sc_assert(wb && "a deferred recall's line must be owned on the grant's arrival");
+    ctx_.hlrc->answer(sm_, line, std::move(wb), clk_.now());
+  }
+  kick();
+}
+
+HlrcAnswer L1Module::hlrc_recall(Addr line, bool may_defer, std::optional<Writeback>& out) {
+  sc_assert(hlrc_);
+  ++hlrc_->recalls_received;
+  if ((out = core_.give_up(line))) return HlrcAnswer::Given;
+  if (hlrc_->pending.count(line) != 0) {
+    // One recall at a time per line: the home parks later requests.
+    sc_assert(hlrc_->deferred.count(line) == 0 && hlrc_->revoked.count(line) == 0);
+    (may_defer ? hlrc_->deferred : hlrc_->revoked).insert(line);
+    return may_defer ? HlrcAnswer::Deferred : HlrcAnswer::Revoked;
+  }
+  std::ostringstream os;
+  os << name() << ": hLRC recall of line 0x" << std::hex << line
+     << " that this L1 neither owns nor awaits";
+  throw SimError(os.str());
+}
+
+Cycle L1Module::hlrc_release(const Writeback& wb, Cycle at, HlrcRelease why) {
+  sc_assert(hlrc_ && ctx_.hlrc);
+  ++(why == HlrcRelease::Eviction ? hlrc_->eviction_releases : hlrc_->flush_releases);
+  return ctx_.hlrc->release(sm_, wb, why, at);
+}
+
+} // namespace tlmgpu

@@ -1,0 +1,38 @@
+// From merged sweep results to the numbers the LAB paper plots: per workload
+// and config, a metric normalised to the baseline config, averaged over the
+// workload's inputs and seeds, plus an "Average" group. Kernel-free.
+#pragma once
+
+#include "src/sweep/svg_plot.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace tlmgpu::sweep {
+
+// Fills groups (workload labels in spec order, then "Average" when there are
+// two or more), series (configs in spec order) and values of a one-component
+// chart for `metric` on `platform`.
+//  normalise = true: for each (input, seed) the config's value divided by the
+//    baseline's at the same coordinates (skipped when the baseline did not
+//    pass or its value is 0), then the mean of those ratios.
+//  normalise = false: the mean of the raw values (a metric already relative
+//    to the baseline, e.g. atomic_miss_rate, where the baseline is 1).
+// Only points with status "passed" count. "Average" is the arithmetic mean of
+// the groups' values (those that have one), as the paper does.
+BarChart metric_chart(const nlohmann::ordered_json& results, const std::string& platform,
+                      const std::string& metric, bool normalise);
+
+// Stacked chart of `components` (metric names) per config, each divided by
+// the baseline's `total` at the same coordinates (the sum of the baseline's
+// components when `total` is absent), averaged like metric_chart. A point
+// without a component counts it as 0.
+BarChart stacked_chart(const nlohmann::ordered_json& results, const std::string& platform,
+                       const std::vector<std::string>& components, const std::string& total);
+
+// True when at least one point has `metric`.
+bool has_metric(const nlohmann::ordered_json& results, const std::string& metric);
+
+} // namespace tlmgpu::sweep

@@ -1,0 +1,176 @@
+// Point markers and merging a sweep's results. Everything written here is a
+// function of the runs' stats.json files and the spec (never wall time), so
+// the same runs give byte-identical results.json and results.csv.
+#include "src/sweep/sweep_results.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace tlmgpu::sweep {
+namespace fs = std::filesystem;
+using ojson = nlohmann::ordered_json;
+namespace {
+
+// A file that is missing or not valid JSON reads as null: a run killed while
+// writing its stats must not stop the merge.
+nlohmann::json read_json(const fs::path& p) {
+  std::ifstream f(p);
+  if (!f) return nullptr;
+  return nlohmann::json::parse(f, nullptr, false);
+}
+
+void write_text(const fs::path& p, const std::string& text) {
+  const fs::path tmp = p.string() + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << text;
+    if (!f.flush()) throw std::runtime_error("cannot write " + tmp.string());
+  }
+  fs::rename(tmp, p);
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s)
+    out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// Stats store counts as doubles; "13190" reads better than "13190.0".
+std::string cell(const ojson& v) {
+  if (v.is_null()) return "";
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (d == std::floor(d) && std::fabs(d) < 1e15) return std::to_string(static_cast<long long>(d));
+  }
+  return v.dump();
+}
+
+} // namespace
+
+void write_marker(const fs::path& point_dir, const std::vector<std::string>& args,
+                  const Outcome& o) {
+  ojson j;
+  j["status"] = o.status;
+  j["exit_code"] = o.signal ? ojson(nullptr) : ojson(o.exit_code);
+  if (o.signal) j["signal"] = o.signal;
+  j["seconds"] = o.seconds;
+  j["args"] = args;
+  if (!o.error_tail.empty()) j["error"] = o.error_tail;
+  write_text(point_dir / "point.json", j.dump(2) + "\n");
+}
+
+bool point_done(const fs::path& point_dir, const std::vector<std::string>& args) {
+  const nlohmann::json m = read_json(point_dir / "point.json");
+  std::error_code ec;
+  return m.is_object() && m.value("status", "") == "passed" && m.contains("args") &&
+         m["args"] == nlohmann::json(args) && fs::is_regular_file(point_dir / "stats.json", ec);
+}
+
+ojson merge_results(const SweepSpec& spec, const std::vector<Point>& points,
+                    const fs::path& points_root) {
+  ojson r;
+  r["name"] = spec.name;
+  r["timing"] = spec.timing;
+  r["baseline"] = spec.baseline;
+  r["platforms"] = spec.platforms;
+  r["configs"] = ojson::array();
+  for (const SweepConfig& c : spec.configs) {
+    ojson set = ojson::object();
+    for (const auto& [k, v] : c.sets)
+      set[k] = v;
+    r["configs"].push_back({{"label", c.label}, {"set", set}, {"timing", c.timing}});
+  }
+  r["workloads"] = ojson::array();
+  for (const SweepWorkload& w : spec.workloads) {
+    ojson args = ojson::object();
+    for (const auto& [k, v] : w.args)
+      args[k] = v;
+    r["workloads"].push_back(
+        {{"label", w.label}, {"workload", w.workload}, {"args", args}, {"inputs", w.inputs}});
+  }
+  r["seeds"] = spec.seeds;
+
+  std::set<std::string> metric_names;
+  ojson rows = ojson::array();
+  for (const Point& p : points) {
+    const fs::path dir = points_root / p.dir;
+    const nlohmann::json marker = read_json(dir / "point.json");
+    const nlohmann::json stats = read_json(dir / "stats.json");
+    ojson row;
+    row["platform"] = spec.platforms[p.platform];
+    row["config"] = spec.configs[p.config].label;
+    row["workload"] = spec.workloads[p.workload].label;
+    row["input"] = spec.workloads[p.workload].inputs[p.input];
+    row["seed"] = p.seed;
+    row["point"] = p.dir;
+    // A marker from other arguments belongs to an older spec: not this point's.
+    const bool current =
+        marker.is_object() && marker.contains("args") && marker["args"] == nlohmann::json(p.args);
+    row["status"] = current ? marker.value("status", "pending") : "pending";
+    row["exit_code"] =
+        current && marker.contains("exit_code") ? ojson(marker["exit_code"]) : ojson(nullptr);
+    const bool have_stats = current && stats.is_object();
+    row["check"] = have_stats ? stats.value("check", "") : "";
+    ojson metrics = ojson::object();
+    if (have_stats && stats.contains("metrics") && stats["metrics"].is_object()) {
+      for (const auto& [k, v] : stats["metrics"].items())
+        if (v.is_number() && std::isfinite(v.get<double>())) metrics[k] = v;
+    } else if (have_stats && stats.contains("simulated") && stats["simulated"].contains("cycles")) {
+      metrics["cycles"] = stats["simulated"]["cycles"];
+    }
+    // nlohmann::json iterates sorted; keep the row's metrics sorted too.
+    for (const auto& [k, v] : metrics.items())
+      metric_names.insert(k);
+    row["metrics"] = metrics;
+    if (current && marker.contains("error")) row["error"] = marker["error"];
+    rows.push_back(std::move(row));
+  }
+  r["metrics"] = metric_names;
+  r["points"] = std::move(rows);
+  return r;
+}
+
+std::string results_csv(const ojson& results) {
+  static const char* const kCoords[] = {"platform", "config", "workload", "input",    "seed",
+                                        "point",    "status", "check",    "exit_code"};
+  std::ostringstream os;
+  std::string sep;
+  for (const char* c : kCoords)
+    os << sep << c, sep = ",";
+  for (const auto& m : results["metrics"])
+    os << "," << csv_field(m.get<std::string>());
+  os << "\n";
+  for (const auto& row : results["points"]) {
+    sep.clear();
+    for (const char* c : kCoords)
+      os << sep << csv_field(cell(row[c])), sep = ",";
+    for (const auto& m : results["metrics"]) {
+      const std::string name = m.get<std::string>();
+      os << "," << (row["metrics"].contains(name) ? cell(row["metrics"][name]) : "");
+    }
+    os << "\n";
+  }
+  return os.str();
+}
+
+std::string tail_of_file(const fs::path& p, std::size_t max_lines) {
+  std::ifstream f(p, std::ios::binary);
+  if (!f) return "";
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  std::string s = ss.str();
+  if (s.size() > 2048) s = s.substr(s.size() - 2048);
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r'))
+    s.pop_back();
+  std::size_t pos = s.size(), lines = 0;
+  while (pos > 0 && lines < max_lines)
+    if (s[--pos] == '\n') ++lines;
+  return lines == max_lines ? s.substr(pos + 1) : s;
+}
+
+} // namespace tlmgpu::sweep

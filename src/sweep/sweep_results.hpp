@@ -1,0 +1,48 @@
+// What a sweep leaves on disk besides the runs' own files: a completion
+// marker per point (point.json) and the merged results (results.json,
+// results.csv), one row per point. Kernel-free.
+#pragma once
+
+#include "src/sweep/sweep_spec.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace tlmgpu::sweep {
+
+// How one run of a point ended.
+struct Outcome {
+  std::string status;     // passed | failed | timeout | interrupted
+  int exit_code = -1;     // when it exited
+  int signal = 0;         // when a signal ended it
+  double seconds = 0;     // wall time
+  std::string error_tail; // last lines of its stderr when it did not pass
+};
+
+// point.json, written atomically (temp file + rename) after the run ended.
+// It records the run's arguments so that a point whose spec changed is run
+// again rather than reused.
+void write_marker(const std::filesystem::path& point_dir, const std::vector<std::string>& args,
+                  const Outcome& o);
+
+// True when the point passed before with exactly these arguments and its
+// stats.json is still there: the sweep skips it.
+bool point_done(const std::filesystem::path& point_dir, const std::vector<std::string>& args);
+
+// The merged results: the spec (for the report) and one row per point in
+// matrix order with its coordinates, status, check and every number of the
+// run's stats.json "metrics" (or "simulated.cycles" as cycles without it).
+nlohmann::ordered_json merge_results(const SweepSpec& spec, const std::vector<Point>& points,
+                                     const std::filesystem::path& points_root);
+
+// The rows as CSV: coordinates, point, status, check, exit_code, then the
+// metric names in sorted order (the union over all rows; empty = absent).
+std::string results_csv(const nlohmann::ordered_json& results);
+
+// Last `max_lines` lines of a text file (at most ~2 KB), "" when unreadable.
+std::string tail_of_file(const std::filesystem::path& p, std::size_t max_lines = 8);
+
+} // namespace tlmgpu::sweep

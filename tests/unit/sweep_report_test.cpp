@@ -1,0 +1,200 @@
+// Sweep results and the report's arithmetic: markers and resume, merging
+// stats.json "metrics" (with the simulated.cycles fallback), CSV, the
+// normalisation and averaging rules of the LAB paper's figures, and the SVG
+// writer's determinism.
+#include "src/sweep/report_data.hpp"
+#include "src/sweep/report_html.hpp"
+#include "src/sweep/sweep_results.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cmath>
+#include <fstream>
+#include <unistd.h>
+
+using namespace tlmgpu::sweep;
+namespace fs = std::filesystem;
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+struct TempDir {
+  fs::path root;
+  TempDir() {
+    static std::atomic<int> counter{0};
+    root = fs::temp_directory_path() / ("tlmgpu_sweep_report_test_" + std::to_string(::getpid()) +
+                                        "_" + std::to_string(counter++));
+    fs::create_directories(root);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(root, ec);
+  }
+};
+
+// A results document with configs B (baseline) and L, workloads W1 (inputs
+// a, b) and W2, seed 1, on platform p; `v(config, workload, input)` gives
+// cycles (NaN = the point failed).
+template <class F>
+ojson results(F v, bool with_energy = false) {
+  ojson r;
+  r["name"] = "t";
+  r["timing"] = "lt";
+  r["baseline"] = "B";
+  r["platforms"] = {"p"};
+  r["configs"] = ojson::array({{{"label", "B"}, {"set", ojson::object()}, {"timing", ""}},
+                               {{"label", "L"}, {"set", {{"lab.entries", "8"}}}, {"timing", ""}}});
+  r["workloads"] = ojson::array(
+      {{{"label", "W1"}, {"inputs", {"a", "b"}}}, {{"label", "W2"}, {"inputs", {""}}}});
+  r["seeds"] = {1};
+  r["metrics"] = with_energy ? ojson{"cycles", "energy_pj_l1", "energy_pj_total"} : ojson{"cycles"};
+  ojson pts = ojson::array();
+  for (std::string c : {"B", "L"})
+    for (auto [w, in] : {std::pair<std::string, std::string>{"W1", "a"}, {"W1", "b"}, {"W2", ""}}) {
+      const double x = v(c, w, in);
+      ojson row = {{"platform", "p"},
+                   {"config", c},
+                   {"workload", w},
+                   {"input", in},
+                   {"seed", 1},
+                   {"point", c + "/" + w + "/" + in},
+                   {"status", std::isnan(x) ? "failed" : "passed"},
+                   {"check", "passed"},
+                   {"exit_code", 0}};
+      row["metrics"] = ojson::object();
+      if (!std::isnan(x)) row["metrics"]["cycles"] = x;
+      if (with_energy && !std::isnan(x)) {
+        row["metrics"]["energy_pj_l1"] = x / 4;
+        row["metrics"]["energy_pj_total"] = x;
+      }
+      pts.push_back(row);
+    }
+  r["points"] = pts;
+  return r;
+}
+
+} // namespace
+
+TEST_CASE("sweep report: normalise per input, mean over inputs, Average over workloads",
+          "[sweep]") {
+  // W1: L/B = 0.5 on input a and 1.0 on b -> 0.75; W2: 200/100 = 2 -> Average 1.375.
+  auto v = [](const std::string& c, const std::string& w, const std::string& in) {
+    if (w == "W2") return c == "B" ? 100.0 : 200.0;
+    if (in == "a") return c == "B" ? 1000.0 : 500.0;
+    return c == "B" ? 40.0 : 40.0;
+  };
+  const BarChart ch = metric_chart(results(v), "p", "cycles", true);
+  REQUIRE(ch.groups == std::vector<std::string>{"W1", "W2", "Average"});
+  REQUIRE(ch.series == std::vector<std::string>{"B", "L"});
+  CHECK(ch.values[0][0][0] == Approx(1.0));
+  CHECK(ch.values[0][1][0] == Approx(0.75));
+  CHECK(ch.values[1][1][0] == Approx(2.0));
+  CHECK(ch.values[2][1][0] == Approx(1.375));
+  CHECK(ch.values[2][0][0] == Approx(1.0));
+
+  // Raw (not divided by the baseline): mean of raw values.
+  const BarChart raw = metric_chart(results(v), "p", "cycles", false);
+  CHECK(raw.values[0][1][0] == Approx(270.0));
+
+  // A point whose baseline failed does not count; nothing left -> missing,
+  // and Average averages only the workloads that have a value.
+  auto broken = [&](const std::string& c, const std::string& w, const std::string& in) {
+    if (c == "B" && w == "W2") return std::nan("");
+    return v(c, w, in);
+  };
+  const BarChart b = metric_chart(results(broken), "p", "cycles", true);
+  CHECK(std::isnan(b.values[1][1][0]));
+  CHECK(b.values[2][1][0] == Approx(0.75));
+  // Another platform has no points at all.
+  CHECK(std::isnan(metric_chart(results(v), "q", "cycles", true).values[0][0][0]));
+}
+
+TEST_CASE("sweep report: energy stack is normalised to the baseline's total", "[sweep]") {
+  auto v = [](const std::string& c, const std::string&, const std::string&) {
+    return c == "B" ? 100.0 : 50.0;
+  };
+  const BarChart ch =
+      stacked_chart(results(v, true), "p", {"energy_pj_l1", "energy_pj_noc"}, "energy_pj_total");
+  REQUIRE(ch.stack.size() == 2);
+  CHECK(ch.values[0][0][0] == Approx(0.25));  // B: l1 = 25 / 100
+  CHECK(ch.values[0][1][0] == Approx(0.125)); // L: 12.5 / 100
+  CHECK(ch.values[0][1][1] == Approx(0.0));   // absent component counts as 0
+  CHECK(ch.values[2][1][0] == Approx(0.125));
+}
+
+TEST_CASE("sweep results: markers, merge, CSV", "[sweep]") {
+  TempDir t;
+  SweepSpec spec;
+  spec.file = "s.json";
+  spec.name = "t";
+  spec.timing = "lt";
+  spec.baseline = "B";
+  spec.platforms = spec.platform_args = {"tiny"};
+  spec.configs = {{"B", {}, ""}, {"L", {{"lab.entries", "8"}}, ""}};
+  spec.workloads = {{"H, \"x\"", "histogram", {}, {""}, {""}}};
+  spec.seeds = {1};
+  const std::vector<Point> pts = expand(spec);
+  REQUIRE(pts.size() == 2);
+  for (const Point& p : pts)
+    fs::create_directories(t.root / p.dir);
+
+  // Point 0 passed with metrics; point 1 has only simulated.cycles, and its
+  // marker is from other arguments (an older spec): it is pending.
+  std::ofstream(t.root / pts[0].dir / "stats.json")
+      << R"({"check": "passed", "metrics": {"cycles": 10, "dram_bytes": 2.5, "name": "x"}})";
+  Outcome ok{"passed", 0, 0, 1.5, ""};
+  write_marker(t.root / pts[0].dir, pts[0].args, ok);
+  CHECK(point_done(t.root / pts[0].dir, pts[0].args));
+  CHECK_FALSE(point_done(t.root / pts[0].dir, pts[1].args));
+  std::ofstream(t.root / pts[1].dir / "stats.json")
+      << R"({"check": "failed", "simulated": {"cycles": 7}})";
+  write_marker(t.root / pts[1].dir, {"run", "old"}, ok);
+  CHECK_FALSE(point_done(t.root / pts[1].dir, pts[1].args));
+
+  ojson r = merge_results(spec, pts, t.root);
+  CHECK(r["metrics"] == ojson({"cycles", "dram_bytes"}));
+  CHECK(r["points"][0]["status"] == "passed");
+  CHECK(r["points"][1]["status"] == "pending");
+  CHECK(r["points"][1]["metrics"].empty());
+
+  write_marker(t.root / pts[1].dir, pts[1].args, {"failed", 1, 0, 2.0, "boom"});
+  CHECK_FALSE(point_done(t.root / pts[1].dir, pts[1].args));
+  r = merge_results(spec, pts, t.root);
+  CHECK(r["points"][1]["status"] == "failed");
+  CHECK(r["points"][1]["error"] == "boom");
+  CHECK(results_csv(r) ==
+        "platform,config,workload,input,seed,point,status,check,exit_code,cycles,dram_bytes\n"
+        "tiny,B,\"H, \"\"x\"\"\",,1,tiny/B/H_x_/s1,passed,passed,0,10,2.5\n"
+        "tiny,L,\"H, \"\"x\"\"\",,1,tiny/L/H_x_/s1,failed,failed,1,7,\n");
+}
+
+TEST_CASE("sweep report: SVG and HTML are deterministic and escaped", "[sweep]") {
+  CHECK(nice_axis(1.0).max == Approx(1.0));
+  CHECK(nice_axis(1.37).max == Approx(1.4));
+  CHECK(nice_axis(7.1).max == Approx(8.0));
+  CHECK(nice_axis(0).max == Approx(1.0));
+
+  BarChart c;
+  c.title = "a<b";
+  c.groups = {"W&1"};
+  c.series = {"B", "L"};
+  c.values = {{{1.0}, {kMissing}}};
+  c.reference = 1.0;
+  const std::string svg = render_svg(c);
+  CHECK(svg.find("<svg") == 0);
+  CHECK(svg.find("a&lt;b") != std::string::npos);
+  CHECK(svg.find("W&amp;1") != std::string::npos);
+  CHECK(svg.find("stroke-dasharray") != std::string::npos);
+  CHECK(svg == render_svg(c));
+
+  auto v = [](const std::string& c, const std::string&, const std::string&) {
+    return c == "B" ? 100.0 : 50.0;
+  };
+  const std::string html = render_report(results(v, true));
+  CHECK(html == render_report(results(v, true)));
+  CHECK(html.find("<script") == std::string::npos);
+  CHECK(html.find("normalised execution time") != std::string::npos);
+  CHECK(html.find("energy breakdown") != std::string::npos);
+  CHECK(html.find("interconnect traffic") == std::string::npos); // no such metric
+}
