@@ -122,7 +122,8 @@ void L1Core::phi_flush() {
   if (!phi_) return;
   array_.for_each_valid([&](CacheLine& l) {
     if (!update_only(l)) return;
-    array_.invalidate(l); // MUTATION: dropped, not sent
+    *phi_->flush_packets += phi_drain(l);
+    array_.invalidate(l);
   });
 }
 

@@ -250,7 +250,7 @@ void L1Module::write_back(const Writeback& wb) {
 
 void L1Module::send_down(Payload& p) {
   ++in_flight_;
-  if (core_.phi() && !phi_tracker_.admit(&p, p.get_address())) return ++*phi_parked_, void();
+  if (false && core_.phi() && !phi_tracker_.admit(&p, p.get_address())) return ++*phi_parked_, void(); // MUTATION
   to_down_.push_back(&p);
   drain_down();
 }
