@@ -67,6 +67,9 @@ void GpuModule::launch(KernelLaunch k) {
   try {
     const SramSplit split = sram_split(p.l1, p.lab, occ.ctas_per_sm * k.shared_bytes,
                                        p.sm.unified_sram_bytes);
+    if (split.l1_ways == 0 && p.l1.atomic_mode != "bypass")
+      throw ConfigError("l1.atomic_mode = " + p.l1.atomic_mode +
+                        " needs an L1, and the SRAM split leaves none for this kernel");
     for (auto& sm : sms)
       sm->l1.core().set_ways(split.l1_ways);
   } catch (const ConfigError& e) {

@@ -39,8 +39,9 @@ void L1Core::init_phi(StatGroup& stats) {
                                   "lanes merged into a word already holding a partial value "
                                   "(each saves one L2 update)");
   p.packet_lanes = &stats.counter("phi_packet_lanes", "lanes", "partial values sent to L2");
-  stats.formula("phi_update_hit_rate", "ratio", "phi_update_hits / phi_updates",
-                [h = p.hits, n = p.updates](StatView v) { return ratio(h->value(v), n->value(v)); });
+  stats.formula(
+      "phi_update_hit_rate", "ratio", "phi_update_hits / phi_updates",
+      [h = p.hits, n = p.updates](StatView v) { return ratio(h->value(v), n->value(v)); });
 }
 
 void L1Core::phi_refuse(const CacheLine& l, const char* who) const {

@@ -101,7 +101,7 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
     }
   } else if (a.kind == AccessKind::Store) {
     L1Outcome out = core_.store(line, t.get_data_ptr(), t.get_byte_enable_ptr());
-    bool sent = false; // write-through store already sent with its fetch
+    bool sent = false;                       // write-through store already sent with its fetch
     if (out.kind == L1Outcome::Kind::Miss) { // write-allocate: fetch on write
       // A write-through store is offered with the fetch, not after it: offered
       // a round trip ahead of everyone else, it would book the crossbar's
@@ -250,7 +250,7 @@ void L1Module::write_back(const Writeback& wb) {
 
 void L1Module::send_down(Payload& p) {
   ++in_flight_;
-  if (false && core_.phi() && !phi_tracker_.admit(&p, p.get_address())) return ++*phi_parked_, void(); // MUTATION
+  if (core_.phi() && !phi_tracker_.admit(&p, p.get_address())) return ++*phi_parked_, void();
   to_down_.push_back(&p);
   drain_down();
 }

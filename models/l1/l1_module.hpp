@@ -79,7 +79,7 @@ private:
   void phi_release(const GpuAccess& a, Addr line, Cycle at);
   void lt_phi_update(Payload& t, Cycle ready);
   bool phi_attempt(Payload& t);
-  bool phi_landed(Payload& t);                 // AT: a tracked packet's answer
+  bool phi_landed(Payload& t);                // AT: a tracked packet's answer
   void send_tracked(GpuPayload& p, bool red); // AT: send_down + tracker
 
   SimContext& ctx_;

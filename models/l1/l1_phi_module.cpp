@@ -7,16 +7,15 @@
 // Functional and LT: packets take the blocking path (data at L2 at once, so no
 // partial update is ever in flight at an ordering point), like the LAB's.
 //
-// AT: packets go down the normal queue behind everything this L1 sent
-// before, so per line they reach L2 in order with its fills, forwards and
-// write-backs (the L2's blocking path does not note its write-backs in the
-// AT PendingFillOverlay, so blocking packets in AT could lose bytes of a line
-// being refilled). They use no MSHR (nothing is fetched) but do occupy the
-// miss queue. PhiTracker follows them (and, in PHI mode, write-backs) until
-// L2 answers: a fence waits for every packet sent before it
-// (release_async), the kernel end for all (GpuModule::synchronize). It also
-// parks every packet to a line whose red is still on its way (the L2 may
-// reorder one source's requests to a line in its MSHR; see the tracker).
+// AT: packets go down the normal miss queue, behind everything this L1 sent
+// before (the L2's blocking path does not note its write-backs in the AT
+// PendingFillOverlay, so a blocking packet in AT can lose bytes of a line
+// being refilled). They use no MSHR (nothing is fetched) but occupy the miss
+// queue. PhiTracker parks every packet to a line whose red is still on its
+// way (the L2 may reorder one source's requests to a line in its MSHR), and
+// follows the L1's own packets (reds and, in PHI mode, write-backs) until L2
+// answers: a fence waits for every packet sent before it (release_async), the
+// kernel end for all (GpuModule::synchronize).
 #include "models/l1/l1_module.hpp"
 
 #include "tlmgpu/sim/line_payloads.hpp"

@@ -104,7 +104,7 @@ private:
     bool red;
   };
   struct Gate {
-    uint32_t reds_down = 0;                            // sent, not answered
+    uint32_t reds_down = 0;                          // sent, not answered
     std::deque<std::pair<const void*, bool>> parked; // (packet, is a red)
   };
   uint64_t next_seq_ = 0, parked_total_ = 0;

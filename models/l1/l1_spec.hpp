@@ -47,9 +47,9 @@ struct L1Spec {
             "allocate a line on a store miss; NVIDIA L1 does not. atomic_mode = phi implies "
             "true");
     v.choice(write_allocate_fetch, "write_allocate_fetch", "on_write", {"on_write", "lazy_on_read"},
-             "write-allocate store miss: on_write fetches the missing sectors before writing "
-             "(GPGPU-Sim F); lazy_on_read writes at once, keeps per-byte valid bits and fetches "
-             "a sector only when a load needs bytes it lacks (GPGPU-Sim L)");
+             "write-allocate store miss: on_write fetches the missing sectors it writes partly "
+             "before writing (GPGPU-Sim F); lazy_on_read writes at once, keeps per-byte valid "
+             "bits and fetches a sector only when a load needs bytes it lacks (GPGPU-Sim L)");
     v.choice(atomic_mode, "atomic_mode", "bypass", {"bypass", "phi", "hlrc"},
              "device atomics: bypass (performed at L2, NVIDIA), phi (commutative reds buffered "
              "as update-only L1 lines, seed-000 PHI) or hlrc (line ownership, performed in the "

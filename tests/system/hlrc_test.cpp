@@ -159,13 +159,16 @@ namespace {
 struct Handover {
   Addr data, flag, out;
 };
-// CTA 1 (SM 1) writes `data` and then `flag` with atomics; CTA 0 (SM 0) spins
+// CTA 1 (SM 1) updates `data` and then `flag` with atomics; CTA 0 (SM 0) spins
 // on `flag` with atomic reads, then reads `data` with a plain load after an
 // acquire fence. The writer still owns data's line: the load must recall it.
 WarpTask handover_kernel(Warp& w, Handover a) {
   const Mask one(1);
   if (w.cta_linear() == 1) {
-    co_await w.atomic<uint32_t>(AtomicOp::Exch, Lanes<Addr>(a.data), Lanes<uint32_t>(42u), one);
+    // The second atomic is performed in SM 1's L1 (the first was the grant,
+    // performed at L2): only the recall's write-back brings the 42 home.
+    co_await w.atomic<uint32_t>(AtomicOp::Exch, Lanes<Addr>(a.data), Lanes<uint32_t>(41u), one);
+    co_await w.atomic<uint32_t>(AtomicOp::Add, Lanes<Addr>(a.data), Lanes<uint32_t>(1u), one);
     co_await w.atomic<uint32_t>(AtomicOp::Exch, Lanes<Addr>(a.flag), Lanes<uint32_t>(1u), one);
     co_return;
   }
@@ -213,6 +216,17 @@ WarpTask fence_kernel(Warp& w, FenceArgs a) {
   co_await w.store<uint32_t>(address_of<uint32_t>(a.y, w.global_thread_id()), v, m);
 }
 
+// 256 threads, one line each: the first atomic is the grant, the next three
+// are performed on the owned line and dirty 3 of its 4 sectors, so giving
+// the 256 lines up costs 256 three-flit packets on the SM's crossbar link.
+WarpTask own_kernel(Warp& w, Addr x) {
+  const Lanes<uint64_t> line = w.global_thread_id() * Lanes<uint64_t>(32); // 128 B apart
+  const Mask m = w.active();
+  for (uint64_t word = 0; word < 32; word += 8)
+    co_await w.atomic<uint32_t>(AtomicOp::Add, address_of<uint32_t>(x, line + word),
+                                Lanes<uint32_t>(1u), m);
+}
+
 } // namespace
 
 TEST_CASE("hlrc: a load from another SM recalls the owner's data: functional") {
@@ -243,6 +257,33 @@ TEST_CASE("hlrc: a device fence writes back and releases the owned lines") {
   CHECK(sum_stat(t, "hlrc_releases") == 4);
   CHECK(hlrc_traffic(t, "kernel_end_writeback_packets") == 4);
   CHECK(sum_stat(t, "load_misses") >= 4); // the loads after the fence went to L2
+}
+
+// The kernel leaves 256 dirty owned lines to its end. Their grants came one
+// after the other over SM 0's reply link, the releases go over its request
+// link after the last warp retired: a kernel end that waits for them lasts
+// at least both bursts (xbar and core clocks are both 1200 MHz on titanv);
+// one that did not would end right after the grants.
+TEST_CASE("hlrc: a kernel ends only when its owned lines have reached L2") {
+  PlatformSpec p = load_platform(platform_path("titanv"), kHlrc);
+  std::vector<uint32_t> x;
+  ProgramResult res = run_host_program(p, TimingMode::LT, 1, [&](HostModule& h) {
+    const Addr a = h.malloc(256 * 128);
+    h.memset(a, 0, 256 * 128);
+    h.launch({"own", {1, 1, 1}, {256, 1, 1}, 0, 32, [a](Warp& w) { return own_kernel(w, a); }});
+    h.synchronize();
+    x = h.download<uint32_t>(a, 256 * 32);
+  });
+  for (size_t i = 0; i < x.size(); ++i)
+    REQUIRE(x[i] == (i % 8 == 0 ? 1u : 0u));
+  const nlohmann::json& t = res.stats["total"];
+  const double grants = hlrc_traffic(t, "grant_flits");
+  const double releases = hlrc_traffic(t, "kernel_end_writeback_flits");
+  CHECK(grants == 256 * 4);   // header + line: 4 flits of 40 B
+  CHECK(releases == 256 * 3); // header + 3 dirty sectors
+  const double cycles = res.stats["kernels"][0]["cycles"].get<double>();
+  INFO("kernel " << cycles << " cycles; grant flits " << grants << ", release flits " << releases);
+  CHECK(cycles > grants + releases / 2);
 }
 
 // ---- the paper's trend ------------------------------------------------------------

@@ -243,8 +243,8 @@ WarpTask fence_kernel(Warp& w, FenceArgs a) {
   const Lanes<uint64_t> lane = w.thread_idx().as<uint64_t>();
   const Mask m = w.active();
   if (w.cta_id().x == 0) {
-    co_await w.red<uint32_t>(AtomicOp::Add, address_of<uint32_t>(a.data, lane),
-                             Lanes<uint32_t>(5u), m, MemOrder::Commutative, Scope::Device);
+    co_await w.red<uint32_t>(AtomicOp::Add, address_of<uint32_t>(a.data, lane), Lanes<uint32_t>(5u),
+                             m, MemOrder::Commutative, Scope::Device);
     co_await w.fence(Scope::Device);
     co_await w.atomic<uint32_t>(AtomicOp::Exch, Lanes<Addr>(a.flag), Lanes<uint32_t>(1u),
                                 Mask::lane(0));

@@ -104,8 +104,9 @@ WorkloadEntry stream_workload() {
                      {"stride", "1", "y index = i * stride (> 1: stores write sectors partly)"},
                      {"a", "3", "the scalar a"},
                      {"block", "256", "threads per block"},
-                     {"grid", "0", "blocks (0 = min(n / block, 4 per SM)); the kernel is "
-                                   "grid-stride"}}};
+                     {"grid", "0",
+                      "blocks (0 = min(n / block, 4 per SM)); the kernel is "
+                      "grid-stride"}}};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<StreamWorkload>(a); }};
 }
 

@@ -16,7 +16,7 @@ struct StreamArgs {
   Addr x = 0, y = 0; // uint32_t[n]
   uint64_t n = 0;
   uint32_t a = 3, stride = 1; // y has n * stride elements
-  bool axpy = true; // false: y[i] = a * x[i]
+  bool axpy = true;           // false: y[i] = a * x[i]
 };
 
 // Grid-stride y[i * stride] = a * x[i] (+ y[i * stride] when axpy), u32,

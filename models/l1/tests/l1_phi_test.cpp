@@ -108,8 +108,7 @@ TEST_CASE("l1 phi: eligibility is the LAB's strict rule, in PHI mode only", "[l1
   CHECK_THROWS_AS(b.phi_update(add_u32({{0, 1}}), 0x000), std::logic_error);
 }
 
-TEST_CASE("l1 phi: a miss allocates an update-only line without a fetch; hits merge",
-          "[l1][phi]") {
+TEST_CASE("l1 phi: a miss allocates an update-only line without a fetch; hits merge", "[l1][phi]") {
   StatGroup g;
   L1Core l1(phi_spec(), g);
   auto r = l1.phi_update(add_u32({{4, 3}, {8, 5}}), 0x000);
@@ -245,8 +244,7 @@ TEST_CASE("l1 phi: an update to a data line drops the data copy (S -> U)", "[l1]
   wb.invalidate_all();
 }
 
-TEST_CASE("l1 phi: capacity eviction picks the LRU way among data and update lines",
-          "[l1][phi]") {
+TEST_CASE("l1 phi: capacity eviction picks the LRU way among data and update lines", "[l1][phi]") {
   StatGroup g;
   L1Core l1(phi_spec(), g);
   Line mem(0x11), out;
@@ -311,8 +309,7 @@ TEST_CASE("l1 phi: flush sends every update-only line and leaves the L1 empty of
   CHECK(l1.array().valid_lines() == 0);
 }
 
-TEST_CASE("l1 phi: a full line of u32 partials fits one packet; 64-bit words too",
-          "[l1][phi]") {
+TEST_CASE("l1 phi: a full line of u32 partials fits one packet; 64-bit words too", "[l1][phi]") {
   StatGroup g;
   L1Core l1(phi_spec(), g);
   Lanes all;
@@ -327,7 +324,7 @@ TEST_CASE("l1 phi: a full line of u32 partials fits one packet; 64-bit words too
   CHECK(ps[0].sector_mask == 0xf);
   CHECK(lanes_of(ps, 0x080) == Lanes{{8, 1ull << 40}});
   CHECK_THROWS_AS(l1.phi_update(add_u32({{2, 1}}), 0x000), std::logic_error); // misaligned
-  CHECK(l1.phi_update_lines() == 0); // nothing changed
+  CHECK(l1.phi_update_lines() == 0);                                          // nothing changed
 }
 
 TEST_CASE("l1 phi: PHI implies write-allocate (fetch-on-write by default)", "[l1][phi]") {
