@@ -43,6 +43,10 @@ TargetPort::Hooks L2Module::target_hooks() {
 // ---------------------------------------------------------------- LT mode --
 
 void L2Module::lt_write_back(const Writeback& wb, Cycle at) {
+  // A blocking packet in AT (LAB/PHI flush) can evict a dirty line whose AT
+  // fill is still in flight: that fill read DRAM before these bytes, so they
+  // must be laid over it on arrival, as write_back() does.
+  if (ctx_.at() && mshr_.pending(wb.line)) overlay_.note(wb);
   GpuPayload* p = make_write_back_payload(ctx_.pool, wb, spec_.line_bytes, spec_.sector_bytes, 0);
   sc_time d = ctx_.timed() ? clk_.until(at) : SC_ZERO_TIME;
   mem.b_transport(*p, d); // occupies the channel; nobody waits for it
