@@ -34,6 +34,9 @@ Cycle SmModule::flush_lab() {
   Cycle done = now;
   for (const LabEviction& ev : lab_->flush())
     done = std::max(done, send_lab_packet(ev, now, timed));
+  // Every ordering point leaves the LAB empty; checked on every run, so any
+  // LAB test that passes also shows it (issue 5: "the LAB is empty after each kernel").
+  if (!lab_->empty()) throw SimError(std::string(name()) + ": LAB not empty after its flush");
   return done;
 }
 
