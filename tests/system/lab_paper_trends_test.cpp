@@ -12,28 +12,6 @@ using namespace tlmgpu;
 using namespace tlmgpu::test;
 
 namespace {
-// Several runs per case: SystemC elaborates once per process, so each run is
-// the real binary in its own process and its stats.json is read back.
-struct Cli {
-  int rc = -1;
-  nlohmann::json stats;
-};
-Cli run_cli(const std::string& platform, const std::string& workload, const std::string& args,
-            const std::string& timing = "lt") {
-  const std::string out =
-      (std::filesystem::temp_directory_path() / ("tlmgpu_trend_" + std::to_string(::getpid())))
-          .string();
-  const std::string cmd = std::string(TLMGPU_BINARY) + " run --quiet -p " + platform + " -w " +
-                          workload + " --timing " + timing + " --seed 7 --out " + out + " " + args +
-                          " > /dev/null 2>&1";
-  Cli c;
-  const int status = std::system(cmd.c_str());
-  c.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream f(std::filesystem::path(out) / "stats.json");
-  if (f) f >> c.stats;
-  std::filesystem::remove_all(out);
-  return c;
-}
 std::string sets(const std::vector<std::string>& s) {
   std::string a;
   for (const std::string& x : s)

@@ -53,26 +53,6 @@ void histogram(const std::string& platform, TimingMode mode) {
 
 // Several runs per case: SystemC elaborates once per process, so each run is
 // the real binary (as in lab_paper_trends_test.cpp).
-struct Cli {
-  int rc = -1;
-  nlohmann::json stats;
-};
-Cli run_cli(const std::string& platform, const std::string& workload, const std::string& args,
-            const std::string& timing) {
-  const std::string out =
-      (std::filesystem::temp_directory_path() / ("tlmgpu_phi_" + std::to_string(::getpid())))
-          .string();
-  const std::string cmd = std::string(TLMGPU_BINARY) + " run --quiet -p " + platform + " -w " +
-                          workload + " --timing " + timing + " --seed 7 --out " + out + " " + args +
-                          " > /dev/null 2>&1";
-  Cli c;
-  const int status = std::system(cmd.c_str());
-  c.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream f(std::filesystem::path(out) / "stats.json");
-  if (f) f >> c.stats;
-  std::filesystem::remove_all(out);
-  return c;
-}
 double kernel_cycles(const Cli& c) {
   return sum_stat(c.stats["total"], "kernel_cycles");
 }

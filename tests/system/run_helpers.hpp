@@ -11,6 +11,9 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <cstdlib>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace tlmgpu::test {
 
@@ -45,6 +48,31 @@ inline RunResult run(const std::string& platform, const std::string& workload, T
   f >> r.stats;
   std::filesystem::remove_all(o.out_dir);
   return r;
+}
+
+// Tests comparing several runs: SystemC elaborates once per process, so each
+// run is the real binary (TLMGPU_BINARY) in its own process, its stats.json
+// read back.
+struct Cli {
+  int rc = -1;
+  nlohmann::json stats;
+};
+inline Cli run_cli(const std::string& platform, const std::string& workload,
+                   const std::string& args, const std::string& timing = "lt") {
+  static int n = 0;
+  const std::string out = (std::filesystem::temp_directory_path() /
+                           ("tlmgpu_cli_" + std::to_string(::getpid()) + "_" + std::to_string(n++)))
+                              .string();
+  const std::string cmd = std::string(TLMGPU_BINARY) + " run --quiet -p " + platform + " -w " +
+                          workload + " --timing " + timing + " --seed 7 --out " + out + " " +
+                          args + " > /dev/null 2>&1";
+  Cli c;
+  const int status = std::system(cmd.c_str());
+  c.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream f(std::filesystem::path(out) / "stats.json");
+  if (f) f >> c.stats;
+  std::filesystem::remove_all(out);
+  return c;
 }
 
 // Sum of one stat's value over every block whose path matches prefix*.
