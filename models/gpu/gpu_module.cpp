@@ -65,8 +65,8 @@ void GpuModule::launch(KernelLaunch k) {
   // The unified SRAM is re-split per launch (Volta adaptive carve-out and the
   // LAB's lines); every L1 is empty here, the previous kernel end dropped it.
   try {
-    const SramSplit split = sram_split(p.l1, p.lab, occ.ctas_per_sm * k.shared_bytes,
-                                       p.sm.unified_sram_bytes);
+    const SramSplit split =
+        sram_split(p.l1, p.lab, occ.ctas_per_sm * k.shared_bytes, p.sm.unified_sram_bytes);
     if (split.l1_ways == 0 && p.l1.atomic_mode != "bypass")
       throw ConfigError("l1.atomic_mode = " + p.l1.atomic_mode +
                         " needs an L1, and the SRAM split leaves none for this kernel");

@@ -27,8 +27,8 @@ struct L1Spec {
              "takes its lines from this L1 either way");
     v.param(size_factor, "size_factor", 1, Range{1, 16}, "",
             "multiplies the carved-out L1 (the LAB paper's Cache*2 baseline = 2)");
-    v.param(carveout_adjust_bytes, "carveout_adjust_bytes", 0, Range{-(1 << 30), 1 << 30},
-            "bytes", "added to the carved-out L1 (Cache-8KB = -8192, Cache+8KB = 8192)");
+    v.param(carveout_adjust_bytes, "carveout_adjust_bytes", 0, Range{-(1 << 30), 1 << 30}, "bytes",
+            "added to the carved-out L1 (Cache-8KB = -8192, Cache+8KB = 8192)");
     v.param(ways, "ways", 64, Range{1, 1024}, "", "associativity");
     v.param(line_bytes, "line_bytes", 128, Range{32, 256}, "bytes", "line size (power of two)");
     v.param(sector_bytes, "sector_bytes", 32, Range{4, 256}, "bytes",

@@ -83,7 +83,8 @@ CacheLine& LabCore::install(Addr line, CacheLine* victim, bool* evicted) {
 
 void LabCore::apply_lanes(CacheLine& l, const GpuAccess& a) {
   const bool lose = spec_.inject_fault == "lose_update";
-  if ((lose || spec_.inject_fault == "double_count") && fault_pending_) { // test hook, see lab.inject_fault
+  if ((lose || spec_.inject_fault == "double_count") &&
+      fault_pending_) { // test hook, see lab.inject_fault
     fault_pending_ = false;
     if (lose) return;
     merge_partial_lanes(l, a); // double_count: merged once here and once below

@@ -50,5 +50,4 @@ struct LabSpec {
 // Bytes the LAB takes from the L1: entries x line (0 for off and for Inf).
 uint32_t lab_bytes(const LabSpec& s);
 
-
 } // namespace tlmgpu

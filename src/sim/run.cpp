@@ -3,8 +3,8 @@
 // checked before elaboration; everything that goes wrong inside SystemC comes
 // back as one SimError line, never a report dump or an abort.
 #include "tlmgpu/run.hpp"
-#include "tlmgpu/metrics.hpp"
 #include "tlmgpu/config.hpp"
+#include "tlmgpu/metrics.hpp"
 #include "tlmgpu/sim/context.hpp"
 #include "tlmgpu/sim/summary.hpp"
 #include "tlmgpu/sim/workload.hpp"

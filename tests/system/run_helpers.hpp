@@ -7,11 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <cstdlib>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -64,8 +64,8 @@ inline Cli run_cli(const std::string& platform, const std::string& workload,
                            ("tlmgpu_cli_" + std::to_string(::getpid()) + "_" + std::to_string(n++)))
                               .string();
   const std::string cmd = std::string(TLMGPU_BINARY) + " run --quiet -p " + platform + " -w " +
-                          workload + " --timing " + timing + " --seed 7 --out " + out + " " +
-                          args + " > /dev/null 2>&1";
+                          workload + " --timing " + timing + " --seed 7 --out " + out + " " + args +
+                          " > /dev/null 2>&1";
   Cli c;
   const int status = std::system(cmd.c_str());
   c.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
