@@ -5,9 +5,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
-#include <sys/wait.h>
-
 using namespace tlmgpu;
 using namespace tlmgpu::test;
 

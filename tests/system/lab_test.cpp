@@ -1,4 +1,5 @@
 // System tests of the LAB wired into the SM (issue 5, first step).
+#include "next_kernel_helper.hpp"
 #include "run_helpers.hpp"
 #include "tlmgpu/sim/host_program.hpp"
 #include "workloads/histogram/histogram_kernels.hpp"
@@ -45,41 +46,10 @@ TEST_CASE("LAB-8 keeps histogram's atomics off the interconnect") {
   CHECK(request_flits < atomic_requests / 4);
 }
 
-struct CopyArgs {
-  Addr from, to;
-  uint32_t n;
-};
-static WarpTask copy_kernel(Warp& w, CopyArgs a) {
-  const Lanes<uint64_t> i = w.global_thread_id();
-  const Mask m = w.active() & (i < Lanes<uint64_t>(a.n));
-  if (m.empty()) co_return;
-  Lanes<uint32_t> v = co_await w.load<uint32_t>(address_of<uint32_t>(a.from, i), m);
-  co_await w.store<uint32_t>(address_of<uint32_t>(a.to, i), v, m);
-}
-
 TEST_CASE("the next kernel reads every update the LAB buffered (kernel end flushes)") {
   PlatformSpec p =
       load_platform(platform_path("tiny"), {"lab.entries=8", "l1.bytes=3072", "l1.ways=6"});
-  const uint32_t n = 4096, bins = 64;
-  std::vector<uint32_t> px(n);
-  for (uint32_t i = 0; i < n; ++i)
-    px[i] = (i * 7) % bins;
-  std::vector<uint32_t> copied;
-  run_host_program(p, TimingMode::AT, 1, [&](HostModule& h) {
-    HistogramArgs a;
-    a.pixels = h.upload(px);
-    a.hist = h.malloc(bins * 4);
-    a.n = n;
-    a.bins = bins;
-    h.memset(a.hist, 0, bins * 4);
-    h.launch({"histogram", {4, 1, 1}, {128, 1, 1}, 0, 32, [a](Warp& w) {
-                return histogram_kernel(w, a);
-              }});
-    CopyArgs c{a.hist, h.malloc(bins * 4), bins};
-    h.launch({"copy", {1, 1, 1}, {64, 1, 1}, 0, 32, [c](Warp& w) { return copy_kernel(w, c); }});
-    h.synchronize();
-    copied = h.download<uint32_t>(c.to, bins);
-  });
-  for (uint32_t b = 0; b < bins; ++b)
-    CHECK(copied[b] == n / bins);
+  const NextKernelResult r = histogram_then_copy(p, TimingMode::AT);
+  for (uint32_t v : r.copied)
+    CHECK(v == r.expected);
 }

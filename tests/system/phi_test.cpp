@@ -4,14 +4,12 @@
 // write-allocate L1 costs a store-streaming kernel time. Each TEST_CASE is its
 // own process (CTest); cases that compare runs call the real binary.
 #include "graph_test_helpers.hpp"
+#include "next_kernel_helper.hpp"
 #include "run_helpers.hpp"
 #include "tlmgpu/sim/host_program.hpp"
 #include "workloads/histogram/histogram_kernels.hpp"
 
 #include <catch2/catch.hpp>
-
-#include <cstdlib>
-#include <sys/wait.h>
 
 using namespace tlmgpu;
 using namespace tlmgpu::test;
@@ -170,46 +168,14 @@ TEST_CASE("phi: random traffic matches its reference: lt, write-back and lazy fe
 
 namespace {
 
-struct CopyArgs {
-  Addr from, to;
-  uint32_t n;
-};
-WarpTask copy_kernel(Warp& w, CopyArgs a) {
-  const Lanes<uint64_t> i = w.global_thread_id();
-  const Mask m = w.active() & (i < Lanes<uint64_t>(a.n));
-  if (m.empty()) co_return;
-  Lanes<uint32_t> v = co_await w.load<uint32_t>(address_of<uint32_t>(a.from, i), m);
-  co_await w.store<uint32_t>(address_of<uint32_t>(a.to, i), v, m);
-}
-
 void next_kernel_reads_updates(TimingMode mode) {
   PlatformSpec p = load_platform(platform_path("tiny"), kPhi);
-  const uint32_t n = 4096, bins = 64;
-  std::vector<uint32_t> px(n);
-  for (uint32_t i = 0; i < n; ++i)
-    px[i] = (i * 7) % bins;
-  std::vector<uint32_t> copied, hist;
-  ProgramResult res = run_host_program(p, mode, 1, [&](HostModule& h) {
-    HistogramArgs a;
-    a.pixels = h.upload(px);
-    a.hist = h.malloc(bins * 4);
-    a.n = n;
-    a.bins = bins;
-    h.memset(a.hist, 0, bins * 4);
-    h.launch({"histogram", {4, 1, 1}, {128, 1, 1}, 0, 32, [a](Warp& w) {
-                return histogram_kernel(w, a);
-              }});
-    CopyArgs c{a.hist, h.malloc(bins * 4), bins};
-    h.launch({"copy", {1, 1, 1}, {64, 1, 1}, 0, 32, [c](Warp& w) { return copy_kernel(w, c); }});
-    h.synchronize();
-    copied = h.download<uint32_t>(c.to, bins);
-    hist = h.download<uint32_t>(a.hist, bins);
-  });
-  for (uint32_t b = 0; b < bins; ++b) {
-    CHECK(copied[b] == n / bins); // the second kernel saw every buffered update
-    CHECK(hist[b] == n / bins);
+  const NextKernelResult r = histogram_then_copy(p, mode);
+  for (size_t b = 0; b < r.copied.size(); ++b) {
+    CHECK(r.copied[b] == r.expected); // the second kernel saw every buffered update
+    CHECK(r.hist[b] == r.expected);
   }
-  CHECK(sum_stat(res.stats["total"], "phi_flush_packets") > 0);
+  CHECK(sum_stat(r.run.stats["total"], "phi_flush_packets") > 0);
 }
 
 // CTA 0 (SM 0) buffers reds to `data`, fences and raises `flag`; CTA 1 (SM 1)
