@@ -32,6 +32,14 @@ BarChart metric_chart(const nlohmann::ordered_json& results, const std::string& 
 BarChart stacked_chart(const nlohmann::ordered_json& results, const std::string& platform,
                        const std::vector<std::string>& components, const std::string& total);
 
+// The LAB paper's Fig. 9 (report_fig9.cpp): normalised execution time per
+// workload for the serialization-only config ("min"), the mean and the best
+// of the plain finite LAB configs (those whose only override is lab.entries >
+// 0), and, when a no_flush_cost (ANBF) config exists, it beside the plain LAB
+// with the same lab.entries. Roles come from the configs' overrides; no
+// series when there is no serialization-only config or no plain LAB.
+BarChart serialization_chart(const nlohmann::ordered_json& results, const std::string& platform);
+
 // True when at least one point has `metric`.
 bool has_metric(const nlohmann::ordered_json& results, const std::string& metric);
 

@@ -1,8 +1,8 @@
 // The report page. Figures follow the LAB paper (seed-000 notes, section
 // 5.8): Fig. 4 execution time, Fig. 5 interconnect traffic, Fig. 6 LAB miss
-// rate, Fig. 7 energy breakdown, all per workload with an Average group and
-// normalised to the baseline config. A figure whose metric no point has is
-// left out rather than drawn empty.
+// rate, Fig. 7 energy breakdown and Fig. 9 serialization vs coalescing, all
+// per workload with an Average group and normalised to the baseline config. A figure whose metric
+// no point has is left out rather than drawn empty.
 #include "src/sweep/report_html.hpp"
 
 #include "src/sweep/report_data.hpp"
@@ -53,6 +53,9 @@ const Figure kFigures[] = {
 
 const char* const kEnergyParts[] = {"alu", "smem", "l1", "l2", "noc", "lab", "dram"};
 
+void energy_figure(std::ostringstream& os, const ojson& r, const std::string& platform);
+void serialization_figure(std::ostringstream& os, const ojson& r, const std::string& platform);
+
 void figures(std::ostringstream& os, const ojson& r, const std::string& platform) {
   for (const Figure& f : kFigures) {
     if (!has_metric(r, f.metric)) continue;
@@ -63,6 +66,29 @@ void figures(std::ostringstream& os, const ojson& r, const std::string& platform
     os << "<figure>\n"
        << render_svg(ch) << "<figcaption>" << esc(f.caption) << "</figcaption>\n</figure>\n";
   }
+  energy_figure(os, r, platform);
+  serialization_figure(os, r, platform);
+}
+
+void serialization_figure(std::ostringstream& os, const ojson& r, const std::string& platform) {
+  if (!has_metric(r, "cycles")) return;
+  BarChart ch = serialization_chart(r, platform);
+  if (ch.series.empty()) return;
+  ch.title = "serialization and coalescing (" + platform + ")";
+  ch.y_label = "normalised execution time";
+  ch.reference = 1.0;
+  os << "<figure>\n"
+     << render_svg(ch)
+     << "<figcaption>(e) Isolating the serialization and coalescing benefits (cf. Fig. 9): "
+        "<i>min</i> is the serialization-only LAB (atomics complete locally, nothing is "
+        "buffered), a lower bound on the gain from removing serialization; <i>avg</i> and "
+        "<i>max</i> are the mean and the best of the finite LAB sizes, whose extra gain over "
+        "<i>min</i> is coalescing; ANBF is the LAB without the kernel-end flush cost, beside "
+        "the plain LAB of the same size, so the gap between them is the flush's burstiness. "
+        "Execution time normalised to the baseline, lower is better.</figcaption>\n</figure>\n";
+}
+
+void energy_figure(std::ostringstream& os, const ojson& r, const std::string& platform) {
   std::vector<std::string> parts, names;
   for (const char* p : kEnergyParts)
     if (has_metric(r, std::string("energy_pj_") + p)) {

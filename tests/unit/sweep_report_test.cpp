@@ -36,22 +36,26 @@ struct TempDir {
 // A results document with configs B (baseline) and L, workloads W1 (inputs
 // a, b) and W2, seed 1, on platform p; `v(config, workload, input)` gives
 // cycles (NaN = the point failed).
+// `configs` replaces B and L (B stays the baseline label).
 template <class F>
-ojson results(F v, bool with_energy = false) {
+ojson results(F v, bool with_energy = false, ojson configs = nullptr) {
   ojson r;
   r["name"] = "t";
   r["timing"] = "lt";
   r["baseline"] = "B";
   r["platforms"] = {"p"};
-  r["configs"] = ojson::array({{{"label", "B"}, {"set", ojson::object()}, {"timing", ""}},
-                               {{"label", "L"}, {"set", {{"lab.entries", "8"}}}, {"timing", ""}}});
+  if (configs.is_null())
+    configs = ojson::array({{{"label", "B"}, {"set", ojson::object()}, {"timing", ""}},
+                            {{"label", "L"}, {"set", {{"lab.entries", "8"}}}, {"timing", ""}}});
+  r["configs"] = configs;
   r["workloads"] = ojson::array(
       {{{"label", "W1"}, {"inputs", {"a", "b"}}}, {{"label", "W2"}, {"inputs", {""}}}});
   r["seeds"] = {1};
   r["metrics"] = with_energy ? ojson{"cycles", "energy_pj_l1", "energy_pj_total"} : ojson{"cycles"};
   ojson pts = ojson::array();
-  for (std::string c : {"B", "L"})
+  for (const ojson& config : r["configs"])
     for (auto [w, in] : {std::pair<std::string, std::string>{"W1", "a"}, {"W1", "b"}, {"W2", ""}}) {
+      const std::string c = config["label"];
       const double x = v(c, w, in);
       ojson row = {{"platform", "p"},
                    {"config", c},
@@ -121,6 +125,46 @@ TEST_CASE("sweep report: energy stack is normalised to the baseline's total", "[
   CHECK(ch.values[0][1][0] == Approx(0.125)); // L: 12.5 / 100
   CHECK(ch.values[0][1][1] == Approx(0.0));   // absent component counts as 0
   CHECK(ch.values[2][1][0] == Approx(0.125));
+}
+
+TEST_CASE("sweep report: Fig. 9 roles come from the configs' overrides", "[sweep]") {
+  auto cfg = [](std::string label, ojson set) {
+    return ojson{{"label", label}, {"set", set}, {"timing", ""}};
+  };
+  const ojson configs =
+      ojson::array({cfg("B", ojson::object()), cfg("L8", {{"lab.entries", "8"}}),
+                    cfg("L64", {{"lab.entries", "64"}}), cfg("Inf", {{"lab.infinite", "true"}}),
+                    cfg("Ser", {{"lab.entries", "64"}, {"lab.variant", "serialization_only"}}),
+                    cfg("Anbf", {{"lab.entries", "64"}, {"lab.variant", "no_flush_cost"}}),
+                    cfg("Phi", {{"l1.atomic_mode", "phi"}})});
+  // Normalised times: L8 0.6, L64 0.4, Inf 0.1 (not a finite size), Ser 0.9,
+  // Anbf 0.35, Phi 0.2 (not a LAB): same on every workload and input.
+  auto v = [](const std::string& c, const std::string&, const std::string&) {
+    if (c == "B") return 100.0;
+    if (c == "L8") return 60.0;
+    if (c == "L64") return 40.0;
+    if (c == "Inf") return 10.0;
+    if (c == "Ser") return 90.0;
+    return c == "Anbf" ? 35.0 : 20.0;
+  };
+  const BarChart ch = serialization_chart(results(v, false, configs), "p");
+  REQUIRE(ch.series == std::vector<std::string>{"min: Ser", "avg: finite LAB sizes",
+                                                "max: best finite LAB size", "L64", "ANBF: Anbf"});
+  REQUIRE(ch.groups == std::vector<std::string>{"W1", "W2", "Average"});
+  for (const auto& g : ch.values) {
+    CHECK(g[0][0] == Approx(0.9));
+    CHECK(g[1][0] == Approx(0.5));
+    CHECK(g[2][0] == Approx(0.4));
+    CHECK(g[3][0] == Approx(0.4));
+    CHECK(g[4][0] == Approx(0.35));
+  }
+  // Without a serialization-only config there is nothing to isolate.
+  ojson no_ser = configs;
+  no_ser.erase(4);
+  CHECK(serialization_chart(results(v, false, no_ser), "p").series.empty());
+  // The page draws it only when the roles exist.
+  CHECK(render_report(results(v, false, configs)).find("cf. Fig. 9") != std::string::npos);
+  CHECK(render_report(results(v, false, no_ser)).find("cf. Fig. 9") == std::string::npos);
 }
 
 TEST_CASE("sweep results: markers, merge, CSV", "[sweep]") {
