@@ -42,9 +42,17 @@ GpuModule::GpuModule(sc_module_name n, SimContext& ctx)
     ctx.hlrc = hlrc.get();
   }
   atomic_profile = std::make_unique<AtomicProfile>(stats, p.l2.line_bytes);
+  // A word's first golden value in a kernel is the coherent one (L2 over
+  // DRAM). No partial value of it is in flight then: every partial comes from
+  // a LAB lane that went through the golden memory first, and the previous
+  // kernel's flush has landed.
+  if (p.lab.enabled() && p.lab.mode == "paper_compatible")
+    golden = std::make_unique<GoldenMemory>(
+        [this](Addr a, uint8_t* dst, size_t n) { debug_read(a, dst, n); });
   for (auto& sm : sms) {
     sm->on_cta_done = [this](uint16_t id) { cta_done(id); };
     sm->atomic_profile = atomic_profile.get();
+    sm->golden_memory = golden.get();
   }
   kernel_cycles_ = &stats.counter("kernel_cycles", "cycles",
                                   "core cycles from launch to the last CTA's retirement");
@@ -123,11 +131,28 @@ void GpuModule::synchronize() {
   progress(true);
   // LAB flush at kernel end, per SM in parallel (each SM's packets queue on
   // its own port); the kernel is done when the last packet has landed.
+  // AT: LAB packets are AT requests and the kernel ends when L2 answered
+  // every one (notes §1.7: "the next kernel waits for the drain"); ANBF's
+  // free flush takes the blocking path, so the evictions still in flight
+  // land first (that path is unsafe beside AT traffic).
+  auto lab_drain = [this] {
+    for (auto& sm : sms)
+      while (!sm->lab_settled())
+        sc_core::wait(sm->lab_settled_event());
+  };
+  if (ctx_.platform.lab.variant == "no_flush_cost") lab_drain();
   Cycle flushed = 0;
   for (auto& sm : sms)
-    flushed = std::max(flushed, sm->flush_lab());
+    flushed = std::max(flushed, sm->flush_lab(true));
   const Clock core_clk(ctx_.platform.sm.clock_mhz);
   if (ctx_.timed() && flushed > core_clk.now()) sc_core::wait(core_clk.until(flushed));
+  lab_drain();
+  // Every LAB is empty now and L2 holds every buffered update, so the golden
+  // memory may forget its words: the next kernel reads them afresh, with
+  // whatever the host writes in between. Only here: a device fence flushes
+  // its own SM's LAB alone, and a word re-read then would miss the partial
+  // values other SMs still buffer.
+  if (golden) golden->clear();
   // Kernel end is a release/acquire point: buffers would flush here (LAB,
   // DAB, ...) and L1s drop their copies so the next kernel reads fresh data.
   // hLRC owned lines are written back and released; the kernel ends when the

@@ -9,6 +9,7 @@
 #include "models/dram/dram_module.hpp"
 #include "models/hlrc/hlrc_fabric_module.hpp"
 #include "models/l2/l2_module.hpp"
+#include "models/lab/golden_memory.hpp"
 #include "models/sm/cta_dispatcher.hpp"
 #include "models/sm/sm_module.hpp"
 #include "models/xbar/xbar_module.hpp"
@@ -30,6 +31,9 @@ public:
   std::vector<std::unique_ptr<L2Module>> l2;
   std::vector<std::unique_ptr<DramModule>> dram;
   std::unique_ptr<HlrcFabric> hlrc; // l1.atomic_mode = hlrc only (ctx.hlrc)
+  // lab.mode = paper_compatible only: the functional values LAB atomics
+  // return, shared by every SM (SmModule::golden_memory), cleared per kernel.
+  std::unique_ptr<GoldenMemory> golden;
 
   // Host-side access to device memory (through L2, which holds the newest
   // data): `n` may span lines; used by checkers and, later, memcpy.

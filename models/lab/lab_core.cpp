@@ -54,15 +54,17 @@ LabCore::LabCore(const LabSpec& spec, StatGroup& stats)
 }
 
 std::string_view LabCore::mode_label() const {
-  return strict_ ? "strict" : "paper_compatible (optimistic: buffers device reds of any order)";
+  return strict_ ? "strict"
+                 : "paper_compatible (optimistic: buffers device atomics of any order; returned "
+                   "values come from a golden memory)";
 }
 
 bool LabCore::eligible(const GpuAccess& a) const {
   if (!enabled() || a.scope != Scope::Device || !mergeable(a.op, a.type)) return false;
-  // paper_compatible buffers reds of any order; value-returning atomics
-  // would need golden-memory old values (pitfall 4), which are not modelled,
-  // so they still go to L2 with exact results rather than wrong ones.
-  if (!strict_) return a.kind == AccessKind::Red;
+  // paper_compatible buffers reds and value-returning atomics of any order;
+  // the SM answers the latter from the GPU's golden memory (pitfall 4,
+  // golden_memory.hpp), as the authors' functional simulation does.
+  if (!strict_) return a.is_rmw();
   return commutative_red(a);
 }
 
@@ -162,6 +164,21 @@ std::vector<LabEviction> LabCore::flush() {
     array_.invalidate(l);
   });
   return out;
+}
+
+bool LabCore::sends_on_access(const GpuAccess& a, Addr line) const {
+  if (serialization_only()) return true;
+  if (spec_.infinite) {
+    auto it = inf_.find(line);
+    return it != inf_.end() && it->second.meta != partial_meta(a.op, a.type);
+  }
+  if (const CacheLine* l = array_.find(line)) return l->meta != partial_meta(a.op, a.type);
+  // A miss evicts only when its set has no invalid way. Called only while the
+  // SM's injection queue is full, so the scan over the lines is rare.
+  const uint32_t set = array_.set_of(line);
+  uint32_t valid = 0;
+  array_.for_each_valid([&](const CacheLine& c) { valid += array_.set_of(c.line) == set; });
+  return valid == array_.ways();
 }
 
 bool LabCore::empty() const {

@@ -14,9 +14,10 @@
 // exch of a combined operand; inc/dec wrap against the old value), so a LAB
 // can never buffer them and they are never eligible.
 //
-// The LAB cannot know the old value of memory: lanes' `result` fields are not
-// written, so value-returning atomics are never eligible in either mode
-// (golden-memory values, pitfall 4, are not modelled).
+// The LAB cannot know the old value of memory and never writes lanes'
+// `result` fields. strict mode therefore never buffers value-returning
+// atomics; paper_compatible does, and the SM answers them from the GPU's
+// golden memory (golden_memory.hpp, seed-000 pitfall 4).
 #pragma once
 
 #include "models/lab/lab_spec.hpp"
@@ -65,7 +66,8 @@ public:
 
   // True if `a` goes to the LAB: enabled, an RMW at device scope with a
   // mergeable (op, type), and in strict mode also a Red (no return value)
-  // with MemOrder::Commutative.
+  // with MemOrder::Commutative. paper_compatible takes atomics and reds of
+  // any order (value-returning ones need the golden memory).
   bool eligible(const GpuAccess& a) const;
   // (op, type) pairs whose partial values combine (see the file comment;
   // partial_mergeable in include/tlmgpu/partial_update.hpp).
@@ -74,6 +76,10 @@ public:
   // Performs the lanes of `a` (eligible; `line` line-aligned; lane offsets
   // aligned to the type and inside the line). Throws std::logic_error otherwise.
   LabOutcome access(const GpuAccess& a, Addr line);
+  // True if access(a, line) would send packets (a serialization_only forward,
+  // an op-mismatch drain, an LRU victim); changes nothing. The SM stalls such
+  // a request while its AT injection queue is full (lab.icnt_fail, notes §1.5).
+  bool sends_on_access(const GpuAccess& a, Addr line) const;
 
   // Empties the buffer (kernel end, fences, releases): every valid line as
   // evictions, in set/way order (address order for Inf).

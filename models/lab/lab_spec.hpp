@@ -10,7 +10,7 @@
 namespace tlmgpu {
 
 struct LabSpec {
-  uint32_t entries = 0, ways = 0, line_bytes = 0, sector_bytes = 0, latency = 0;
+  uint32_t entries = 0, ways = 0, line_bytes = 0, sector_bytes = 0, latency = 0, inject_queue = 0;
   bool infinite = false, flush_on_barrier = false;
   std::string mode, variant, inject_fault;
 
@@ -27,9 +27,14 @@ struct LabSpec {
             "sector size (power of two, divides the line); eviction packets count sectors");
     v.param(latency, "latency", 20, Range{0, 100000}, "cycles",
             "pipelined access latency; a buffered atomic completes after it (authors' code)");
+    v.param(inject_queue, "inject_queue", 8, Range{1, 65536}, "packets",
+            "AT: LAB packets (evictions, forwards) waiting to enter the SM's LD/ST port; a request "
+            "that would send one while it is full stalls (lab.icnt_fail). Flushes may overfill it");
     v.choice(mode, "mode", "strict", {"strict", "paper_compatible"},
-             "strict: device-scope commutative reds only; paper_compatible: device-scope reds of "
-             "any order (optimistic, seed-000 pitfall 4; value-returning atomics still go to L2)");
+             "strict: device-scope commutative reds only; paper_compatible: device-scope "
+             "mergeable atomics and reds of any order, returned values from a per-GPU golden "
+             "memory (optimistic, seed-000 pitfall 4; SM stores update it, non-LAB atomics "
+             "racing LAB ones in a kernel do not)");
     v.param(flush_on_barrier, "flush_on_barrier", false, Range{}, "",
             "also flush at CTA barriers (device/system fences and releases always flush)");
     v.choice(variant, "variant", "normal", {"normal", "serialization_only", "no_flush_cost"},

@@ -3,6 +3,8 @@
 // Same class as sm_module.cpp; split only to keep files small.
 #include "models/sm/sm_module.hpp"
 
+#include "models/lab/golden_memory.hpp"
+
 #include <sstream>
 
 using namespace sc_core;
@@ -10,9 +12,10 @@ using namespace sc_core;
 namespace tlmgpu {
 
 // LAB packets (evictions, flushes, serialization-only forwards) take the
-// blocking path in every timing mode: their data reaches L2 at once, so no
+// blocking path in functional and lt: their data reaches L2 at once, so no
 // partial update is ever in flight at an ordering point, and their timing is
-// LT-style. They are off the warps' critical path either way.
+// LT-style. In AT they queue for the LD/ST port and ordering points wait for
+// their replies (sm_lab.cpp); only ANBF's free flush still comes here.
 Cycle SmModule::send_lab_packet(const LabEviction& ev, Cycle at, bool timed) {
   GpuPayload* p = ctx_.pool.allocate();
   GpuAccess a = partial_update_access(ev);
@@ -27,17 +30,45 @@ Cycle SmModule::send_lab_packet(const LabEviction& ev, Cycle at, bool timed) {
   return timed ? clk_.at_or_after(base + d) : at;
 }
 
-Cycle SmModule::flush_lab() {
+Cycle SmModule::flush_lab(bool kernel_end) {
   const Cycle now = clk_.now();
   if (!lab_) return now;
   const bool timed = ctx_.timed() && lab_->flush_costs_time();
   Cycle done = now;
-  for (const LabEviction& ev : lab_->flush())
-    done = std::max(done, send_lab_packet(ev, now, timed));
+  if (lab_at_)
+    lab_flush_async(now, kernel_end); // AT: the caller waits for the replies
+  else
+    for (const LabEviction& ev : lab_->flush())
+      done = std::max(done, send_lab_packet(ev, now, timed));
   // Every ordering point leaves the LAB empty; checked on every run, so any
   // LAB test that passes also shows it (issue 5: "the LAB is empty after each kernel").
   if (!lab_->empty()) throw SimError(std::string(name()) + ": LAB not empty after its flush");
   return done;
+}
+
+// paper_compatible: every LAB-buffered lane also updates the golden memory in
+// issue order, and a value-returning lane gets its golden old value: what the
+// authors' GPGPU-Sim returns, since it performs every atomic functionally at
+// issue (seed-000 pitfall 4). The values reach the warp now, in every timing
+// mode: a LAB atomic completes at LAB latency with no response to wait for.
+void SmModule::lab_golden(const LineRequest& r, const WarpInstr& in, Lanes<uint64_t>& results) {
+  GpuAccess a = r.access; // a copy receives the lanes' old values
+  golden_memory->perform(a, r.line);
+  if (in.kind != WarpInstr::Kind::Atomic) return;
+  Coalescer::scatter_atomic(a, results);
+  *lab_golden_returns_ += a.num_lanes;
+}
+
+// A plain store keeps the golden words it overwrites current (lane order, so
+// the highest lane wins, as in the coalescer). Cheap: nothing to do while no
+// LAB atomic touched memory in this kernel.
+void SmModule::store_golden(const WarpInstr& in) {
+  if (golden_memory->empty()) return;
+  for (unsigned l = 0; l < kMaxLanes; ++l) {
+    if (!in.mask.test(l)) continue;
+    const uint64_t v = in.operand[l]; // raw bits, little-endian like device memory
+    golden_memory->store(in.addr[l], reinterpret_cast<const uint8_t*>(&v), in.size);
+  }
 }
 
 void SmModule::check_bounds(uint32_t slot, const WarpInstr& in) const {
@@ -71,6 +102,7 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
   } catch (const std::exception& e) {
     fail(slot, e.what());
   }
+  if (golden_memory && in.kind == WarpInstr::Kind::Store) store_golden(in);
   const bool rmw = in.kind == WarpInstr::Kind::Atomic || in.kind == WarpInstr::Kind::Red;
   if (rmw && atomic_profile) atomic_profile->record(in);
   global_requests_ += reqs.size();
@@ -78,6 +110,10 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
   Cycle done = now + 1;
   for (const LineRequest& r : reqs) {
     if (rmw && lab_ && lab_->eligible(r.access)) {
+      if (lab_at_) { // AT: the LAB pipeline takes it (sm_lab.cpp)
+        lab_enqueue(slot, r, in);
+        continue;
+      }
       // Performed in the SM's LAB: the atomic completes at LAB latency; what
       // the LAB pushes out goes to L2 off the critical path. The LAB is a
       // pipeline taking one request per cycle from the LD/ST unit (authors'
@@ -85,6 +121,11 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
       lsu_free_ = std::max(lsu_free_, now) + 1;
       const Cycle enter = lsu_free_ - 1;
       LabOutcome out = lab_->access(r.access, r.line);
+      if (golden_memory)
+        lab_golden(r, in, w.warp->results());
+      else if (r.access.kind == AccessKind::Atomic) // GpuModule sets it in paper_compatible
+        throw SimError(std::string(name()) +
+                       ": LAB atomic with a return value but no golden memory");
       for (const LabEviction& ev : out.evictions)
         send_lab_packet(ev, enter, ctx_.timed());
       if (out.forward) send_lab_packet(*out.forward, enter, ctx_.timed());
@@ -132,6 +173,7 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
 
 void SmModule::on_lsu_response(Payload& t) {
   auto it = in_flight_.find(&t);
+  if (it == in_flight_.end() && lab_ack(t)) return; // a LAB packet's reply: dropped, acked
   sc_assert(it != in_flight_.end());
   const uint32_t slot = it->second.slot;
   WarpSlot& w = warps_[slot];

@@ -68,6 +68,12 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
     lab_ = std::make_unique<LabCore>(ctx.platform.lab, *lab_stats_);
     lab_packets_ = &lab_stats_->counter(
         "packets", "requests", "partial-update reds sent to L2 (evictions, flushes, forwards)");
+    if (!lab_->strict()) // declared only here, so strict runs keep their stats.json
+      lab_golden_returns_ = &lab_stats_->counter(
+          "golden_returns", "lanes",
+          "value-returning LAB lanes answered from the golden memory (paper_compatible)");
+    // AT only, so functional and lt keep their stats.json.
+    if (ctx.at()) lab_at_ = std::make_unique<LabAt>(ctx.platform.lab, *lab_stats_);
   }
 }
 
@@ -163,6 +169,12 @@ void SmModule::retire_warp(uint32_t slot) {
   }
 }
 
+void SmModule::enter_barrier(uint32_t slot, Cycle now) {
+  warps_[slot].at_barrier = true;
+  ++ctas_[warps_[slot].cta_slot].at_barrier;
+  arrive_barrier(slot, now);
+}
+
 void SmModule::arrive_barrier(uint32_t slot, Cycle now) {
   CtaSlot& cta = ctas_[warps_[slot].cta_slot];
   if (cta.at_barrier < cta.live_warps) return;
@@ -200,10 +212,12 @@ void SmModule::issue(uint32_t slot, Cycle now) {
     break;
   case K::Barrier:
     ++barriers_;
-    if (lab_ && ctx_.platform.lab.flush_on_barrier) flush_lab();
-    w.at_barrier = true;
-    ++ctas_[w.cta_slot].at_barrier;
-    arrive_barrier(slot, now);
+    if (lab_ && ctx_.platform.lab.flush_on_barrier) {
+      flush_lab();
+      // AT: the warp arrives once L2 acknowledged the LAB packets sent so far.
+      if (lab_at_ && lab_wait(slot, LabWait::Barrier)) break;
+    }
+    enter_barrier(slot, now);
     break;
   case K::Fence:
     ++fences_;
@@ -213,6 +227,9 @@ void SmModule::issue(uint32_t slot, Cycle now) {
     w.ready_at = now + (ctx_.timed() ? spec_.fence_latency : 0);
     if (in.scope != Scope::Cta) {
       flush_lab(); // buffered partial updates become visible at the ordering point
+      // AT: the fence completes once L2 acknowledged the LAB packets sent so
+      // far (another SM may read L2 right after it); finish_fence goes on.
+      if (lab_at_ && lab_wait(slot, LabWait::Fence)) break;
       if (ctx_.at() && l1.core().phi()) {
         // PHI in AT: the L1's update-only lines and dirty bytes go down its
         // queue; the warp waits, as for a memory instruction, until everything

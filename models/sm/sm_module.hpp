@@ -12,16 +12,20 @@
 #include "models/shared_mem/shared_mem_core.hpp"
 #include "models/sm/atomic_profile.hpp"
 #include "models/sm/coalescer.hpp"
+#include "models/sm/lab_injection.hpp"
 #include "models/sm/scheduler.hpp"
 #include "tlmgpu/device_memory.hpp"
 #include "tlmgpu/sim/kernel.hpp"
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <unordered_map>
 #include <vector>
 
 namespace tlmgpu {
+
+class GoldenMemory; // models/lab/golden_memory.hpp
 
 class SmModule : public sc_core::sc_module {
 public:
@@ -44,11 +48,18 @@ public:
   void start_cta(uint32_t cta_linear); // caller checked occupancy
   std::function<void(uint16_t sm)> on_cta_done;
   AtomicProfile* atomic_profile = nullptr; // GPU-wide, owned by GpuModule
+  // paper_compatible LAB only: GPU-wide, owned by GpuModule (null otherwise).
+  GoldenMemory* golden_memory = nullptr;
   bool busy() const { return live_ctas_ > 0; }
   // Ordering point: send every buffered partial update to L2. Returns the
-  // SM cycle the last packet completes (now if none or if it costs no time).
-  Cycle flush_lab();
+  // SM cycle the last packet completes (now if none or if it costs no time;
+  // in AT the caller waits for lab_settled, or lab_wait for a warp).
+  Cycle flush_lab(bool kernel_end = false);
   const LabCore* lab() const { return lab_.get(); }
+  // AT: no LAB packet queued or waiting for L2's reply (the kernel end waits
+  // for it after flush_lab); always true in functional and lt.
+  bool lab_settled() const;
+  const sc_core::sc_event& lab_settled_event() const { return lab_at_->settled; }
 
 private:
   struct WarpSlot {
@@ -85,6 +96,45 @@ private:
   Counter& stall_reason();
   [[noreturn]] void fail(uint32_t slot, const std::string& what) const;
   Cycle send_lab_packet(const LabEviction& ev, Cycle at, bool timed);
+  void lab_golden(const LineRequest& r, const WarpInstr& in, Lanes<uint64_t>& results);
+  void store_golden(const WarpInstr& in);
+
+  // AT LAB path (sm_lab.cpp): eligible requests wait for the LAB pipeline,
+  // its packets for the LD/ST port; ordering points wait for L2's replies.
+  struct LabRequest {
+    uint32_t slot;
+    Addr line;
+    GpuAccess access;
+  };
+  struct LabWait { // continues when every packet numbered below `mark` is acked
+    enum Kind : uint8_t { Fence, Barrier, FlushStat } kind;
+    uint32_t slot;
+    uint64_t mark;
+    Cycle start;
+  };
+  struct LabAt {
+    LabAt(const LabSpec& s, StatGroup& g);
+    LabInjection<GpuPayload> inject;
+    RecycledFifo<LabRequest> requests;
+    std::deque<LabWait> waits; // in mark order
+    TimedQueue timer;
+    Cycle next_tick = 0;
+    uint32_t entered = 0; // requests of the head's instruction already in the LAB
+    bool tick_pending = false;
+    sc_core::sc_event settled;
+    Counter &icnt_fail, &flushes, &flush_packets, &flush_cycles;
+  };
+  void lab_enqueue(uint32_t slot, const LineRequest& r, const WarpInstr& in);
+  void lab_kick();
+  void lab_tick();
+  void lab_queue_packet(const LabEviction& ev);
+  void lab_request_done(uint32_t slot, uint32_t n);
+  void lab_flush_async(Cycle now, bool kernel_end);
+  bool lab_ack(Payload& t); // false: not a LAB packet
+  bool lab_wait(uint32_t slot, LabWait::Kind kind);
+  void lab_progress();
+  void finish_fence(uint32_t slot, Cycle now);
+  void enter_barrier(uint32_t slot, Cycle now);
 
   SimContext& ctx_;
   const SmSpec& spec_;
@@ -108,6 +158,8 @@ private:
   std::unique_ptr<StatGroup> lab_stats_;
   std::unique_ptr<LabCore> lab_; // null when the platform has no LAB
   Counter* lab_packets_ = nullptr;
+  Counter* lab_golden_returns_ = nullptr; // paper_compatible only
+  std::unique_ptr<LabAt> lab_at_;         // AT with a LAB only
   sc_core::sc_event work_, response_;
   Cycle lsu_free_ = 0;
   uint64_t functional_steps_ = 0; // the LD/ST unit sends one line request per cycle

@@ -141,6 +141,8 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
 
   if (!o.quiet) {
     out << summary.str();
+    if (const LabCore* lab = gpu.sms.empty() ? nullptr : gpu.sms[0]->lab(); lab && !lab->strict())
+      out << "lab: " << lab->mode_label() << "\n"; // optimistic results are labelled as such
     for (const auto& k : ctx.kernels)
       out << summarize_kernel(k, o.platform.sm.clock_mhz);
     out << "simulated " << cycles << " core cycles (" << std::fixed << std::setprecision(2)

@@ -1,6 +1,7 @@
 // Shared by the LAB and PHI system tests: a histogram kernel whose device
 // reds may sit in an SM-side buffer, then a copy kernel that must see every
-// one of them (kernel end flushes). Bins are filled evenly: n / bins each.
+// one of them (kernel end flushes). Bins are filled evenly: 64 pixels each.
+// More bins make a longer kernel-end flush burst (a multiple of 64).
 #pragma once
 
 #include "tlmgpu/sim/host_program.hpp"
@@ -29,8 +30,9 @@ struct NextKernelResult {
   uint32_t expected = 0; // every bin's count
 };
 
-inline NextKernelResult histogram_then_copy(const PlatformSpec& p, TimingMode mode) {
-  const uint32_t n = 4096, bins = 64;
+inline NextKernelResult histogram_then_copy(const PlatformSpec& p, TimingMode mode,
+                                            uint32_t bins = 64) {
+  const uint32_t n = 64 * bins;
   std::vector<uint32_t> px(n);
   for (uint32_t i = 0; i < n; ++i)
     px[i] = (i * 7) % bins;
@@ -47,7 +49,8 @@ inline NextKernelResult histogram_then_copy(const PlatformSpec& p, TimingMode mo
                 return histogram_kernel(w, a);
               }});
     CopyArgs c{a.hist, h.malloc(bins * 4), bins};
-    h.launch({"copy", {1, 1, 1}, {64, 1, 1}, 0, 32, [c](Warp& w) { return copy_kernel(w, c); }});
+    h.launch(
+        {"copy", {bins / 64, 1, 1}, {64, 1, 1}, 0, 32, [c](Warp& w) { return copy_kernel(w, c); }});
     h.synchronize();
     r.copied = h.download<uint32_t>(c.to, bins);
     r.hist = h.download<uint32_t>(a.hist, bins);

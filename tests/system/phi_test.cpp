@@ -3,6 +3,7 @@
 // updates are visible after a fence and to the next kernel; PHI's
 // write-allocate L1 costs a store-streaming kernel time. Each TEST_CASE is its
 // own process (CTest); cases that compare runs call the real binary.
+#include "fence_publish_helper.hpp"
 #include "graph_test_helpers.hpp"
 #include "next_kernel_helper.hpp"
 #include "run_helpers.hpp"
@@ -178,51 +179,13 @@ void next_kernel_reads_updates(TimingMode mode) {
   CHECK(sum_stat(r.run.stats["total"], "phi_flush_packets") > 0);
 }
 
-// CTA 0 (SM 0) buffers reds to `data`, fences and raises `flag`; CTA 1 (SM 1)
-// spins on the flag with value-returning atomics (performed at L2), fences
-// (acquire: its L1 drops its copies) and copies `data` to `out`. The fence of
-// CTA 0 must have sent its update-only line to L2.
-struct FenceArgs {
-  Addr data, flag, out;
-};
-WarpTask fence_kernel(Warp& w, FenceArgs a) {
-  const Lanes<uint64_t> lane = w.thread_idx().as<uint64_t>();
-  const Mask m = w.active();
-  if (w.cta_id().x == 0) {
-    co_await w.red<uint32_t>(AtomicOp::Add, address_of<uint32_t>(a.data, lane), Lanes<uint32_t>(5u),
-                             m, MemOrder::Commutative, Scope::Device);
-    co_await w.fence(Scope::Device);
-    co_await w.atomic<uint32_t>(AtomicOp::Exch, Lanes<Addr>(a.flag), Lanes<uint32_t>(1u),
-                                Mask::lane(0));
-    co_return;
-  }
-  for (;;) {
-    Lanes<uint32_t> f = co_await w.atomic<uint32_t>(AtomicOp::Add, Lanes<Addr>(a.flag),
-                                                    Lanes<uint32_t>(0u), Mask::lane(0));
-    if (f[0] == 1) break;
-    co_await w.compute(20);
-  }
-  co_await w.fence(Scope::Device);
-  Lanes<uint32_t> v = co_await w.load<uint32_t>(address_of<uint32_t>(a.data, lane), m);
-  co_await w.store<uint32_t>(address_of<uint32_t>(a.out, lane), v, m);
-}
-
 void fence_publishes_updates(TimingMode mode) {
   PlatformSpec p = load_platform(platform_path("tiny"), kPhi);
   REQUIRE(p.sm.count >= 2);
-  std::vector<uint32_t> out;
-  ProgramResult res = run_host_program(p, mode, 1, [&](HostModule& h) {
-    FenceArgs a{h.malloc(128), h.malloc(128), h.malloc(128)};
-    h.memset(a.data, 0, 128);
-    h.memset(a.flag, 0, 128);
-    h.memset(a.out, 0, 128);
-    h.launch({"fence", {2, 1, 1}, {32, 1, 1}, 0, 32, [a](Warp& w) { return fence_kernel(w, a); }});
-    h.synchronize();
-    out = h.download<uint32_t>(a.out, 32);
-  });
-  for (uint32_t i = 0; i < 32; ++i)
-    CHECK(out[i] == 5);
-  CHECK(sum_stat(res.stats["total"], "phi_flush_packets") >= 1);
+  // The update-only line must leave at the writer's fence.
+  const FencePublishResult r = fence_publish(p, mode, 1);
+  CHECK(r.wrong == 0);
+  CHECK(sum_stat(r.run.stats["total"], "phi_flush_packets") >= 1);
 }
 
 } // namespace

@@ -43,11 +43,18 @@ TEST_CASE("lab: eligibility per mode", "[lab]") {
   CHECK_FALSE(off.eligible(base));
   CHECK(strict.mode_label() == "strict");
   CHECK(compat.mode_label().find("paper_compatible") == 0);
+  CHECK(compat.mode_label().find("golden memory") != std::string_view::npos);
 
   GpuAccess a = base;
-  a.kind = AccessKind::Atomic; // return value used: no golden memory, never buffered
+  a.kind = AccessKind::Atomic; // return value used: golden memory in paper_compatible only
   CHECK_FALSE(strict.eligible(a));
-  CHECK_FALSE(compat.eligible(a));
+  CHECK(compat.eligible(a));
+  a.order = MemOrder::AcqRel;
+  CHECK(compat.eligible(a));
+  for (AtomicOp op : {AtomicOp::Exch, AtomicOp::Cas, AtomicOp::Inc, AtomicOp::Dec}) {
+    a.op = op; // no identity: never buffered, even with a golden memory
+    CHECK_FALSE(compat.eligible(a));
+  }
   a = base;
   a.order = MemOrder::Relaxed;
   CHECK_FALSE(strict.eligible(a));
