@@ -5,12 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-1048576}
-[ -x build/tlmgpu ] || bash scripts/build.sh >/dev/null
+bin=${TLMGPU_BIN:-build/tlmgpu} # TLMGPU_BIN: another build dir's binary
+[ -x "$bin" ] || bash scripts/build.sh >/dev/null
 out=bench/out
 mkdir -p $out
 printf "%-11s %9s %12s %12s %14s %14s %8s\n" mode host_s warp_instr cycles "winst/host_s" "cycles/host_s" rss_MiB
 for mode in functional lt at; do
-  build/tlmgpu run -p platforms/titanv.json -w histogram --timing $mode --arg n=$n \
+  "$bin" run -p platforms/titanv.json -w histogram --timing $mode --arg n=$n \
     --out $out/hist-$mode --quiet
   python3 bench/report.py kernel "$out/hist-$mode" "$mode"
 done

@@ -5,12 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-5000}
-[ -x build/tlmgpu ] || bash scripts/build.sh >/dev/null
+bin=${TLMGPU_BIN:-build/tlmgpu} # TLMGPU_BIN: another build dir's binary
+[ -x "$bin" ] || bash scripts/build.sh >/dev/null
 out=bench/out
 mkdir -p $out
 printf "%-11s %10s %9s %14s %9s\n" mode requests host_s "txn/host_s" rss_MiB
 for mode in functional lt at; do
-  build/tlmgpu run -p platforms/titanv.json -w random-traffic --timing $mode \
+  "$bin" run -p platforms/titanv.json -w random-traffic --timing $mode \
     --arg requests=$n --out $out/$mode --quiet
   python3 bench/report.py traffic "$out/$mode" "$mode"
 done
