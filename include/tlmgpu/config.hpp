@@ -37,6 +37,13 @@ std::string render_describe(const std::vector<ParamRow>& rows);
 
 // Levenshtein distance, and the candidate closest to `key` if it is close
 // enough to be a plausible typo ("" otherwise).
+// The error for a JSON parse failure at byte offset `byte` of `text` (the
+// library's parse_error::byte and what()): "<shown>:<line>:<col>: malformed
+// JSON: <reason>", independent of the library's wording. Shared by every
+// strict JSON reader (platform files, sweep specs).
+ConfigError malformed_json(const std::string& shown, const std::string& text, std::size_t byte,
+                           const std::string& what);
+
 std::size_t edit_distance(std::string_view a, std::string_view b);
 std::string closest_match(std::string_view key, const std::vector<std::string>& candidates);
 

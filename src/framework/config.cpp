@@ -269,20 +269,7 @@ json parse_text(const std::string& text, const std::string& shown) {
   try {
     return json::parse(text, check);
   } catch (const json::parse_error& e) {
-    // Byte offset -> line and column, independent of the library's wording.
-    const std::size_t end = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-    std::size_t line = 1, col = 1;
-    for (std::size_t i = 0; i < end; ++i) {
-      col = text[i] == '\n' ? 1 : col + 1;
-      line += text[i] == '\n';
-    }
-    std::string what = e.what();
-    if (auto at = what.find("parse error"); at != std::string::npos) {
-      if (auto colon = what.find(": ", at); colon != std::string::npos)
-        what = what.substr(colon + 2);
-    }
-    throw ConfigError(shown + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                      ": malformed JSON: " + what);
+    throw malformed_json(shown, text, e.byte, e.what());
   }
 }
 
@@ -431,6 +418,22 @@ json effective_config(const PlatformSpec& spec) {
   Writer w{j};
   copy.visit(w);
   return j;
+}
+
+ConfigError malformed_json(const std::string& shown, const std::string& text, std::size_t byte,
+                           const std::string& what) {
+  const std::size_t end = std::min<std::size_t>(byte == 0 ? 0 : byte - 1, text.size());
+  std::size_t line = 1, col = 1;
+  for (std::size_t i = 0; i < end; ++i) {
+    col = text[i] == '\n' ? 1 : col + 1;
+    line += text[i] == '\n';
+  }
+  std::string reason = what;
+  if (auto at = reason.find("parse error"); at != std::string::npos)
+    if (auto colon = reason.find(": ", at); colon != std::string::npos)
+      reason = reason.substr(colon + 2);
+  return ConfigError(shown + ":" + std::to_string(line) + ":" + std::to_string(col) +
+                     ": malformed JSON: " + reason);
 }
 
 } // namespace tlmgpu

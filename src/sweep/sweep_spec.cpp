@@ -75,18 +75,7 @@ ojson parse_strict(const std::string& text, const std::string& file) {
   try {
     return ojson::parse(text, check);
   } catch (const ojson::parse_error& e) {
-    const std::size_t end = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-    std::size_t line = 1, col = 1;
-    for (std::size_t i = 0; i < end; ++i) {
-      col = text[i] == '\n' ? 1 : col + 1;
-      line += text[i] == '\n';
-    }
-    std::string what = e.what();
-    if (auto at = what.find("parse error"); at != std::string::npos)
-      if (auto colon = what.find(": ", at); colon != std::string::npos)
-        what = what.substr(colon + 2);
-    throw ConfigError(file + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                      ": malformed JSON: " + what);
+    throw malformed_json(file, text, e.byte, e.what());
   }
 }
 
