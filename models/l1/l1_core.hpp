@@ -41,8 +41,9 @@ public:
   bool write_back() const { return write_back_; }
 
   // `data` is one line indexed by offset in the line. A Hit copies `sectors`
-  // into it; a Miss names the sectors to fetch. `replay` marks the call after
-  // the miss's fill so the request is counted once.
+  // into it; a Miss names the sectors to fetch. `replay` marks a call for a
+  // request already counted (the call after the miss's fill, or the retry of
+  // a request the module stalled) so each request is counted once.
   L1Outcome load(Addr line, uint32_t sectors, uint8_t* data, bool replay = false);
 
   // Installs `sectors` of `data`; bytes already valid are kept (a write-back

@@ -22,6 +22,7 @@
 
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 using namespace sc_core;
 
@@ -120,8 +121,8 @@ void L1Module::hlrc_on_grant(Payload& t) {
         if (waiters[i] != &t) mshr_.add(line, waiters[i]);
       break;
     }
-    bool ok = attempt(*waiters[i], true);
-    sc_assert(ok && "L1 replay after a grant refused");
+    if (!attempt(*waiters[i], true))
+      throw std::logic_error(std::string(name()) + ": L1 replay after a grant refused");
   }
   if (hlrc_->deferred.erase(line) != 0) {
     std::optional<Writeback> wb = core_.give_up(line);

@@ -177,6 +177,7 @@ void L1Module::step() {
   if (attempt(port.front(), false)) {
     port.pop();
     ++requests_;
+    counted_head_ = nullptr;
   }
   if (core_.phi()) phi_send(clk_.now()); // update-only victims of a lazy store
   if (port.has_request()) kick();
@@ -203,12 +204,13 @@ bool L1Module::attempt(Payload& t, bool replay) {
   if (core_.phi_eligible(a)) return phi_attempt(t);
   phi_release(a, line, clk_.now()); // PHI: an update-only line's partials go first
   L1Outcome out;
+  const bool counted = replay || &t == counted_head_; // the core's stats saw it already
   if (a.kind == AccessKind::Load) {
     a.serviced_by = GpuAccess::Level::L1;
-    out = core_.load(line, a.sector_mask, t.get_data_ptr(), replay);
+    out = core_.load(line, a.sector_mask, t.get_data_ptr(), counted);
     if (out.kind == L1Outcome::Kind::Hit) return finish(t, 0), true;
   } else if (a.kind == AccessKind::Store) {
-    out = core_.store(line, t.get_data_ptr(), t.get_byte_enable_ptr(), replay);
+    out = core_.store(line, t.get_data_ptr(), t.get_byte_enable_ptr(), counted);
     if (out.writeback) write_back(*out.writeback);
     if (out.kind == L1Outcome::Kind::Hit) return finish(t, 0), true;
   } else if (a.is_rmw()) {
@@ -231,7 +233,10 @@ bool L1Module::attempt(Payload& t, bool replay) {
     send_down(t);
     return true;
   }
-  if (mshr_.add(line, &t) == MshrOutcome::NoEntry) return ++stall_mshr_, false;
+  if (mshr_.add(line, &t) == MshrOutcome::NoEntry) {
+    counted_head_ = &t;
+    return ++stall_mshr_, false;
+  }
   a.serviced_by = GpuAccess::Level::L2;
   send_down(*make_fill_payload(ctx_.pool, line, out.fetch_sectors, spec_.line_bytes, sm_));
   return true;
@@ -292,8 +297,8 @@ void L1Module::on_down_response(Payload& r) {
         mshr_.add(line, waiters[i]);
       break;
     }
-    bool ok = attempt(*waiters[i], true);
-    sc_assert(ok && "L1 replay refused");
+    if (!attempt(*waiters[i], true))
+      throw std::logic_error(std::string(name()) + ": L1 replay refused");
   }
   kick();
 }

@@ -95,6 +95,10 @@ private:
   size_t miss_queue_;
   bool step_pending_ = false;
   Cycle next_step_ = 0;
+  // The head request the core has already counted (loads, misses, stores):
+  // a head refused an MSHR entry is retried each cycle, and those retries
+  // must not count as more loads. Reset when the head leaves the queue.
+  const Payload* counted_head_ = nullptr;
   size_t in_flight_ = 0; // forwarded + fills + write-backs awaiting a response
   TimedQueue timer_{"timer"};
 

@@ -92,3 +92,21 @@ TEST_CASE("AT under saturation shows backpressure and loses nothing") {
   CHECK(sum_stat(total, "completed") == 8000);
   CHECK(sum_stat(total, "unexpected_responses") == 0);
 }
+
+TEST_CASE("AT: a load stalled for an MSHR entry is counted once") {
+  // One MSHR entry per L1: loads wait at the head of the L1 queue for most
+  // cycles. The retries count as stall cycles, not as more loads or misses.
+  RunResult r = run("tiny", "stream", TimingMode::AT, {}, {"l1.mshr_entries=1"});
+  INFO(r.summary);
+  REQUIRE(r.rc == 0);
+  CHECK(r.stats["check"] == "passed");
+  for (const char* sm : {"sm_0", "sm_1"}) {
+    const auto& s = r.stats["total"]["gpu"][sm];
+    INFO(sm);
+    const double loads = s["loads"]["value"].get<double>();
+    CHECK(loads > 0);
+    CHECK(s["l1"]["stall_mshr"]["value"].get<double>() > 10 * loads); // it did stall
+    CHECK(s["l1"]["loads"]["value"].get<double>() == loads);
+    CHECK(s["l1"]["load_misses"]["value"].get<double>() <= loads);
+  }
+}
