@@ -139,6 +139,9 @@ public:
   std::string path() const; // dotted from the root
   // Find a stat by dotted path relative to this group (tests, reports).
   const Stat* find(const std::string& dotted) const;
+  // The counters declared in this group itself (not its children), in
+  // declaration order (the L1 replays a stalled request's counts in bulk).
+  std::vector<Counter*> counters() const;
 
   // `full` adds type/unit/desc to each stat (used for the total section).
   void dump(nlohmann::json& out, StatView v, bool full) const;

@@ -129,13 +129,16 @@ void L1Module::hlrc_on_grant(Payload& t) {
     sc_assert(wb && "a deferred recall's line must be owned on the grant's arrival");
     ctx_.hlrc->answer(sm_, line, std::move(wb), clk_.now());
   }
-  kick();
+  wake(); // the MSHR entry freed
 }
 
 HlrcAnswer L1Module::hlrc_recall(Addr line, bool may_defer, std::optional<Writeback>& out) {
   sc_assert(hlrc_);
   ++hlrc_->recalls_received;
-  if ((out = core_.give_up(line))) return HlrcAnswer::Given;
+  if ((out = core_.give_up(line))) {
+    wake(); // the array changed under a stalled head (a retry decides)
+    return HlrcAnswer::Given;
+  }
   if (hlrc_->pending.count(line) != 0) {
     // One recall at a time per line: the home parks later requests.
     sc_assert(hlrc_->deferred.count(line) == 0 && hlrc_->revoked.count(line) == 0);

@@ -33,6 +33,15 @@ L1Module::L1Module(sc_module_name n, SimContext& ctx, const L1Spec& spec, uint16
     phi_parked_ = &stats_.counter("phi_parked", "packets",
                                   "AT: packets held back until a partial-update red of their "
                                   "line was answered by L2 (fills, forwards, write-backs, reds)");
+  counters_ = stats_.counters(); // after every counter above, the core's included
+  // Not in counters_: it is no count of a failed retry.
+  stall_net_wakeups_ = &stats_.counter("stall_net_wakeups", "retries",
+                                       "AT: a stalled head that only the safety-net timer got "
+                                       "going (a missing wake-up; 0 expected)");
+  SC_HAS_PROCESS(L1Module);
+  SC_METHOD(stall_net_fire);
+  sensitive << stall_net_;
+  dont_initialize();
 }
 
 TargetPort::Hooks L1Module::target_hooks() {
@@ -164,25 +173,6 @@ bool L1Module::idle() const {
 
 // ---------------------------------------------------------------- AT mode --
 
-void L1Module::kick() {
-  if (step_pending_ || !port.has_request()) return;
-  step_pending_ = true;
-  timer_.schedule(clk_.until(std::max(clk_.now(), next_step_)), [this] { step(); });
-}
-
-void L1Module::step() {
-  step_pending_ = false;
-  if (!port.has_request()) return;
-  next_step_ = clk_.now() + 1;
-  if (attempt(port.front(), false)) {
-    port.pop();
-    ++requests_;
-    counted_head_ = nullptr;
-  }
-  if (core_.phi()) phi_send(clk_.now()); // update-only victims of a lazy store
-  if (port.has_request()) kick();
-}
-
 void L1Module::finish(Payload& t, Cycle extra) {
   t.set_response_status(tlm::TLM_OK_RESPONSE);
   port.respond(t, clk_.cycles(spec_.latency + extra));
@@ -265,10 +255,17 @@ void L1Module::drain_down() {
     down.send(*to_down_.front());
     to_down_.pop_front();
   }
-  if (port.has_request()) kick();
+  if (port.has_request()) wake(); // the miss queue may have room now
 }
 
 void L1Module::on_down_response(Payload& r) {
+  // Everything below runs in the crossbar's first delta of an edge (wake()).
+  const Waker outer = std::exchange(waker_, Waker::ThisEdge);
+  struct Restore {
+    Waker& w;
+    Waker v;
+    ~Restore() { w = v; }
+  } restore{waker_, outer};
   --in_flight_;
   if (phi_landed(r)) return;
   GpuAccess& a = access_of(r);
@@ -300,7 +297,7 @@ void L1Module::on_down_response(Payload& r) {
     if (!attempt(*waiters[i], true))
       throw std::logic_error(std::string(name()) + ": L1 replay refused");
   }
-  kick();
+  wake(); // an MSHR entry (and its merge slots) freed
 }
 
 } // namespace tlmgpu

@@ -18,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace tlmgpu {
 
@@ -49,6 +50,8 @@ public:
   HlrcAnswer hlrc_recall(Addr line, bool may_defer, std::optional<Writeback>& out);
   L1Core& core() { return core_; }
   bool idle() const;
+  // A stalled head is retried at least this often even if nothing woke it.
+  static constexpr Cycle kStallNetCycles = 1024;
 
 private:
   TargetPort::Hooks target_hooks();
@@ -58,7 +61,10 @@ private:
   void lt_write_back(const Writeback& wb, Cycle at);
   // AT
   void kick();
+  void wake(); // something that may unblock a stalled head happened
+  void schedule_step(Cycle at);
   void step();
+  void stall_net_fire();
   bool attempt(Payload& t, bool replay);
   void on_down_response(Payload& t);
   void write_back(const Writeback& wb);
@@ -101,6 +107,22 @@ private:
   const Payload* counted_head_ = nullptr;
   size_t in_flight_ = 0; // forwarded + fills + write-backs awaiting a response
   TimedQueue timer_{"timer"};
+
+  // AT stall bookkeeping (l1_module.cpp, "Stalled head"). A stalled head is
+  // not retried every cycle; it sleeps until wake() and then adds the counts
+  // of the cycles it slept, so the stats are those of a retry every cycle.
+  enum class Waker { NextEdge, ThisEdge }; // see wake()
+  Waker waker_ = Waker::NextEdge;          // the context running L1 code now
+  bool in_step_ = false;
+  bool stalled_ = false; // the head failed at stall_cycle_
+  bool woken_ = false;   // wake() ran since the head went to sleep
+  bool net_step_ = false;
+  Cycle stall_cycle_ = 0, pending_at_ = 0;
+  uint64_t step_gen_ = 0;
+  Counter* stall_net_wakeups_ = nullptr;
+  std::vector<Counter*> counters_;                   // this L1's counters, core's included
+  std::vector<uint64_t> stall_before_, stall_delta_; // what one failed step adds
+  sc_core::sc_event stall_net_;
 
   PhiTracker phi_tracker_;
   sc_core::sc_event phi_settled_;

@@ -61,7 +61,7 @@ bool L1Module::phi_landed(Payload& t) {
     to_down_.push_back(static_cast<Payload*>(const_cast<void*>(p)));
   drain_down();
   if (phi_tracker_.empty()) phi_settled_.notify(SC_ZERO_TIME);
-  kick();
+  wake(); // parked packets joined the miss queue
   return true;
 }
 
@@ -98,6 +98,7 @@ void L1Module::release_async(std::function<void()> done) {
   for (const Writeback& wb : core_.flush())
     write_back(wb);
   core_.invalidate_all();
+  wake(); // every line dropped: a stalled head's outcome may change
   phi_tracker_.after_current(std::move(done));
 }
 

@@ -111,6 +111,13 @@ const Stat* StatGroup::find(const std::string& dotted) const {
   return nullptr;
 }
 
+std::vector<Counter*> StatGroup::counters() const {
+  std::vector<Counter*> out;
+  for (auto& s : stats_)
+    if (auto* c = dynamic_cast<Counter*>(s.get())) out.push_back(c);
+  return out;
+}
+
 void StatGroup::dump(nlohmann::json& out, StatView v, bool full) const {
   for (auto& s : stats_) {
     if (full)

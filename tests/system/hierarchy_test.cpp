@@ -18,6 +18,7 @@ static void check_random_traffic(const std::string& platform, TimingMode mode,
   CHECK(sum_stat(total, "mismatches") == 0);
   CHECK(sum_stat(total, "issued") > 0);
   CHECK(sum_stat(total, "issued") == sum_stat(total, "completed"));
+  CHECK(sum_stat(total, "stall_net_wakeups") == 0); // AT: no missed wake-up of a stalled L1
   // Every block kept counters: the traffic reached L1, crossbar, L2 and DRAM.
   CHECK(sum_stat(total, "loads") > 0);
   CHECK(sum_stat(total, "request_flits") > 0);
@@ -91,6 +92,8 @@ TEST_CASE("AT under saturation shows backpressure and loses nothing") {
   CHECK(sum_stat(total, "issued") == 8000);
   CHECK(sum_stat(total, "completed") == 8000);
   CHECK(sum_stat(total, "unexpected_responses") == 0);
+  CHECK(sum_stat(total, "stall_miss_queue") + sum_stat(total, "stall_mshr") > 0);
+  CHECK(sum_stat(total, "stall_net_wakeups") == 0); // every stalled L1 head woken by an event
 }
 
 TEST_CASE("AT: a load stalled for an MSHR entry is counted once") {
@@ -108,5 +111,7 @@ TEST_CASE("AT: a load stalled for an MSHR entry is counted once") {
     CHECK(s["l1"]["stall_mshr"]["value"].get<double>() > 10 * loads); // it did stall
     CHECK(s["l1"]["loads"]["value"].get<double>() == loads);
     CHECK(s["l1"]["load_misses"]["value"].get<double>() <= loads);
+    // The stalled head slept until a fill freed the entry (no missed wake-up).
+    CHECK(s["l1"]["stall_net_wakeups"]["value"].get<double>() == 0);
   }
 }

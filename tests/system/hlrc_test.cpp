@@ -28,6 +28,8 @@ double hlrc_traffic(const nlohmann::json& total, const char* stat) {
 // What every hLRC run must satisfy, whatever the workload.
 void check_bookkeeping(const RunResult& r) {
   const nlohmann::json& t = r.stats["total"];
+  // AT: every stalled L1 head was woken by an event, never by the safety net.
+  CHECK(sum_stat(t, "stall_net_wakeups") == 0);
   // Each atomic line request of an SM is served on an owned line or asks for
   // one (random traffic drives the L1s directly: no SM counts).
   if (sum_stat(t, "atomic_requests") > 0)

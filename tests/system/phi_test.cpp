@@ -36,6 +36,8 @@ RunResult phi_run(const std::string& platform, const std::string& workload, Timi
   CHECK(sum_stat(total, "phi_packets") > 0);
   // The kernel end sent whatever was still buffered.
   CHECK(sum_stat(total, "phi_flush_packets") > 0);
+  // AT: every stalled L1 head was woken by an event, never by the safety net.
+  CHECK(sum_stat(total, "stall_net_wakeups") == 0);
   return r;
 }
 
