@@ -154,6 +154,9 @@ int cmd_sweep(const Args& args) {
       [&](std::size_t j, const sweep::Outcome& o) {
         const sweep::Point& p = points[todo[j]];
         sweep::write_marker(root / p.dir, p.args, o);
+        // The marker now holds what the merge needs; failed points keep
+        // their stats for a look.
+        if (!spec.keep_stats && o.status == "passed") fs::remove(root / p.dir / "stats.json");
         std::string what = o.status;
         if (o.status == "failed")
           what += o.signal ? " (signal " + std::to_string(o.signal) + ")"

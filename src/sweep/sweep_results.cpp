@@ -1,6 +1,9 @@
-// Point markers and merging a sweep's results. Everything written here is a
+// Point markers and merging a sweep's results. Everything merged is a
 // function of the runs' stats.json files and the spec (never wall time), so
-// the same runs give byte-identical results.json and results.csv.
+// the same runs give byte-identical results.json and results.csv. A passed
+// point's marker carries its stats.json summary (check and metrics), so the
+// merge reads a few hundred bytes per point instead of megabytes, and a
+// sweep may drop the stats.json files (spec key keep_stats).
 #include "src/sweep/sweep_results.hpp"
 
 #include <cmath>
@@ -50,6 +53,27 @@ std::string cell(const ojson& v) {
   return v.dump();
 }
 
+// What the merge takes from a stats.json: its check and every finite number
+// of "metrics" (or "simulated.cycles" as cycles when there are no metrics).
+ojson summary_of(const nlohmann::json& stats) {
+  ojson s;
+  s["check"] = stats.value("check", "");
+  ojson metrics = ojson::object();
+  if (stats.contains("metrics") && stats["metrics"].is_object()) {
+    for (const auto& [k, v] : stats["metrics"].items())
+      if (v.is_number() && std::isfinite(v.get<double>())) metrics[k] = v;
+  } else if (stats.contains("simulated") && stats["simulated"].contains("cycles")) {
+    metrics["cycles"] = stats["simulated"]["cycles"];
+  }
+  s["metrics"] = metrics;
+  return s;
+}
+
+bool has_summary(const nlohmann::json& marker) {
+  return marker.is_object() && marker.contains("check") && marker.contains("metrics") &&
+         marker["metrics"].is_object();
+}
+
 } // namespace
 
 void write_marker(const fs::path& point_dir, const std::vector<std::string>& args,
@@ -61,6 +85,14 @@ void write_marker(const fs::path& point_dir, const std::vector<std::string>& arg
   j["seconds"] = o.seconds;
   j["args"] = args;
   if (!o.error_tail.empty()) j["error"] = o.error_tail;
+  if (o.status == "passed") {
+    const nlohmann::json stats = read_json(point_dir / "stats.json");
+    if (stats.is_object()) {
+      const ojson summary = summary_of(stats); // named: items() refers into it
+      j["check"] = summary["check"];
+      j["metrics"] = summary["metrics"];
+    }
+  }
   write_text(point_dir / "point.json", j.dump(2) + "\n");
 }
 
@@ -68,7 +100,8 @@ bool point_done(const fs::path& point_dir, const std::vector<std::string>& args)
   const nlohmann::json m = read_json(point_dir / "point.json");
   std::error_code ec;
   return m.is_object() && m.value("status", "") == "passed" && m.contains("args") &&
-         m["args"] == nlohmann::json(args) && fs::is_regular_file(point_dir / "stats.json", ec);
+         m["args"] == nlohmann::json(args) &&
+         (has_summary(m) || fs::is_regular_file(point_dir / "stats.json", ec));
 }
 
 ojson merge_results(const SweepSpec& spec, const std::vector<Point>& points,
@@ -100,7 +133,6 @@ ojson merge_results(const SweepSpec& spec, const std::vector<Point>& points,
   for (const Point& p : points) {
     const fs::path dir = points_root / p.dir;
     const nlohmann::json marker = read_json(dir / "point.json");
-    const nlohmann::json stats = read_json(dir / "stats.json");
     ojson row;
     row["platform"] = spec.platforms[p.platform];
     row["config"] = spec.configs[p.config].label;
@@ -114,15 +146,16 @@ ojson merge_results(const SweepSpec& spec, const std::vector<Point>& points,
     row["status"] = current ? marker.value("status", "pending") : "pending";
     row["exit_code"] =
         current && marker.contains("exit_code") ? ojson(marker["exit_code"]) : ojson(nullptr);
-    const bool have_stats = current && stats.is_object();
-    row["check"] = have_stats ? stats.value("check", "") : "";
-    ojson metrics = ojson::object();
-    if (have_stats && stats.contains("metrics") && stats["metrics"].is_object()) {
-      for (const auto& [k, v] : stats["metrics"].items())
-        if (v.is_number() && std::isfinite(v.get<double>())) metrics[k] = v;
-    } else if (have_stats && stats.contains("simulated") && stats["simulated"].contains("cycles")) {
-      metrics["cycles"] = stats["simulated"]["cycles"];
+    // The marker's copy of the summary; markers older than that: stats.json.
+    ojson summary = ojson{{"check", ""}, {"metrics", ojson::object()}};
+    if (current && has_summary(marker)) {
+      summary = {{"check", marker["check"]}, {"metrics", marker["metrics"]}};
+    } else if (current) {
+      const nlohmann::json stats = read_json(dir / "stats.json");
+      if (stats.is_object()) summary = summary_of(stats);
     }
+    row["check"] = summary["check"];
+    const ojson& metrics = summary["metrics"];
     // nlohmann::json iterates sorted; keep the row's metrics sorted too.
     for (const auto& [k, v] : metrics.items())
       metric_names.insert(k);

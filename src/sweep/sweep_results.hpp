@@ -24,12 +24,14 @@ struct Outcome {
 
 // point.json, written atomically (temp file + rename) after the run ended.
 // It records the run's arguments so that a point whose spec changed is run
-// again rather than reused.
+// again rather than reused, and for a passed run the summary the merge needs
+// (stats.json's check and metrics), so stats.json may be deleted afterwards.
 void write_marker(const std::filesystem::path& point_dir, const std::vector<std::string>& args,
                   const Outcome& o);
 
 // True when the point passed before with exactly these arguments and its
-// stats.json is still there: the sweep skips it.
+// summary is in the marker (or, for older markers, its stats.json is still
+// there): the sweep skips it.
 bool point_done(const std::filesystem::path& point_dir, const std::vector<std::string>& args);
 
 // The merged results: the spec (for the report) and one row per point in

@@ -232,8 +232,9 @@ SweepSpec parse_spec(const std::string& text, const std::string& file, const fs:
   const Reader r(file);
   const ojson doc = parse_strict(text, file);
   r.object(doc, "");
-  r.only_keys(doc, "",
-              {"name", "timing", "baseline", "platforms", "configs", "workloads", "seeds"});
+  r.only_keys(
+      doc, "",
+      {"name", "timing", "baseline", "platforms", "configs", "workloads", "seeds", "keep_stats"});
   for (const char* k : {"platforms", "configs", "workloads"})
     if (!doc.contains(k)) r.fail("", std::string("missing key '") + k + "'");
 
@@ -241,6 +242,11 @@ SweepSpec parse_spec(const std::string& text, const std::string& file, const fs:
   s.file = file;
   s.name = doc.contains("name") ? r.text(doc["name"], "name") : fs::path(file).stem().string();
   s.timing = doc.contains("timing") ? r.timing(doc["timing"], "timing") : "lt";
+  if (doc.contains("keep_stats")) {
+    if (!doc["keep_stats"].is_boolean())
+      r.fail("keep_stats", "expected true or false, got " + show(doc["keep_stats"]));
+    s.keep_stats = doc["keep_stats"].get<bool>();
+  }
 
   const ojson& plats = r.list(doc["platforms"], "platforms");
   for (std::size_t i = 0; i < plats.size(); ++i) {

@@ -38,6 +38,9 @@ struct SweepSpec {
   std::vector<SweepConfig> configs;
   std::vector<SweepWorkload> workloads;
   std::vector<uint64_t> seeds;
+  // false: a passed point's stats.json is deleted once its marker holds the
+  // summary (a paper-size sweep keeps ~3 GB of stats otherwise).
+  bool keep_stats = true;
 };
 
 // Strict reader: unknown keys, wrong types, empty lists and duplicate labels

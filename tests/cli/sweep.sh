@@ -2,7 +2,7 @@
 # `tlmgpu sweep` and `tlmgpu report` end to end on the tiny platform:
 # results.csv rows and columns, resume (a rerun skips finished points, a
 # deleted marker reruns exactly that point), failed points retried, a clean
-# stop on SIGINT, spec errors (exit 2, one line, naming the key) before
+# stop on SIGINT, keep_stats false, spec errors (exit 2, one line, naming the key) before
 # anything runs, and a deterministic self-contained HTML report.
 #
 # usage: bash tests/cli/sweep.sh <path-to-tlmgpu> <source-dir>
@@ -111,6 +111,19 @@ check "the failed point's marker says failed" $?
 "$T" sweep "$TMP/spec/racy.json" --out "$TMP/racy" >/dev/null 2>"$TMP/e5"
 grep -q '1 done earlier, 1 to run' "$TMP/e5"
 check "a failed point is retried, a passed one is not" $?
+
+# --- keep_stats false: passed points drop stats.json, the marker suffices ---
+sed 's/"name": "tiny-lab",/"name": "tiny-lab", "keep_stats": false,/' "$TMP/spec/racy.json" \
+  >"$TMP/spec/lean.json"
+"$T" sweep "$TMP/spec/lean.json" --out "$TMP/lean" >/dev/null 2>&1
+P=$TMP/lean/points/tiny/Baseline
+[[ ! -e $P/PR/karate/s1/stats.json && -f $P/PR/karate/s1/point.json && -f $P/H/s1/stats.json ]]
+check "keep_stats false: a passed point's stats.json is gone, a failed one's kept" $?
+grep -q '^tiny,Baseline,PR,.*,passed,passed,0,[0-9]' "$TMP/lean/results.csv"
+check "keep_stats false: the passed point's metrics are still in results.csv" $?
+"$T" sweep "$TMP/spec/lean.json" --out "$TMP/lean" >/dev/null 2>"$TMP/e8"
+grep -q '1 done earlier, 1 to run' "$TMP/e8"
+check "keep_stats false: the passed point is not run again" $?
 
 # --- spec errors: exit 2, one line, naming the key, before anything runs ---
 expect_error() { # name needle... -- spec-edit (sed script)

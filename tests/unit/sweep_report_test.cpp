@@ -167,17 +167,25 @@ TEST_CASE("sweep report: Fig. 9 roles come from the configs' overrides", "[sweep
   CHECK(render_report(results(v, false, no_ser)).find("cf. Fig. 9") == std::string::npos);
 }
 
-TEST_CASE("sweep results: markers, merge, CSV", "[sweep]") {
-  TempDir t;
+// A spec on tiny with baseline B and one histogram workload labelled `label`.
+static SweepSpec tiny_spec(std::vector<SweepConfig> configs, const std::string& label,
+                           std::vector<uint64_t> seeds) {
   SweepSpec spec;
   spec.file = "s.json";
   spec.name = "t";
   spec.timing = "lt";
   spec.baseline = "B";
   spec.platforms = spec.platform_args = {"tiny"};
-  spec.configs = {{"B", {}, ""}, {"L", {{"lab.entries", "8"}}, ""}};
-  spec.workloads = {{"H, \"x\"", "histogram", {}, {""}, {""}}};
-  spec.seeds = {1};
+  spec.configs = std::move(configs);
+  spec.workloads = {{label, "histogram", {}, {""}, {""}}};
+  spec.seeds = std::move(seeds);
+  return spec;
+}
+
+TEST_CASE("sweep results: markers, merge, CSV", "[sweep]") {
+  TempDir t;
+  const SweepSpec spec =
+      tiny_spec({{"B", {}, ""}, {"L", {{"lab.entries", "8"}}, ""}}, "H, \"x\"", {1});
   const std::vector<Point> pts = expand(spec);
   REQUIRE(pts.size() == 2);
   for (const Point& p : pts)
@@ -211,6 +219,37 @@ TEST_CASE("sweep results: markers, merge, CSV", "[sweep]") {
         "platform,config,workload,input,seed,point,status,check,exit_code,cycles,dram_bytes\n"
         "tiny,B,\"H, \"\"x\"\"\",,1,tiny/B/H_x_/s1,passed,passed,0,10,2.5\n"
         "tiny,L,\"H, \"\"x\"\"\",,1,tiny/L/H_x_/s1,failed,failed,1,7,\n");
+}
+
+TEST_CASE("sweep results: a passed marker carries the summary, stats.json may go", "[sweep]") {
+  TempDir t;
+  const SweepSpec spec = tiny_spec({{"B", {}, ""}}, "H", {1, 2});
+  const std::vector<Point> pts = expand(spec);
+  REQUIRE(pts.size() == 2);
+  const std::string stats =
+      R"({"check": "passed", "metrics": {"cycles": 12345, "ratio": 0.1, "nan": "x"},
+          "total": {"big": 1}})";
+  for (const Point& p : pts) {
+    fs::create_directories(t.root / p.dir);
+    std::ofstream(t.root / p.dir / "stats.json") << stats;
+  }
+  // Point 0: an older marker without the summary (merge reads stats.json).
+  std::ofstream(t.root / pts[0].dir / "point.json")
+      << ojson({{"status", "passed"}, {"exit_code", 0}, {"args", pts[0].args}}).dump();
+  write_marker(t.root / pts[1].dir, pts[1].args, {"passed", 0, 0, 1.0, ""});
+  const std::string before = merge_results(spec, pts, t.root).dump();
+
+  fs::remove(t.root / pts[1].dir / "stats.json"); // keep_stats = false
+  CHECK(point_done(t.root / pts[1].dir, pts[1].args));
+  const ojson r = merge_results(spec, pts, t.root);
+  CHECK(r.dump() == before); // the same results from the marker alone
+  CHECK(r["points"][1]["check"] == "passed");
+  CHECK(r["points"][1]["metrics"] == ojson({{"cycles", 12345}, {"ratio", 0.1}}));
+
+  // An older marker needs its stats.json: without it the point runs again.
+  CHECK(point_done(t.root / pts[0].dir, pts[0].args));
+  fs::remove(t.root / pts[0].dir / "stats.json");
+  CHECK_FALSE(point_done(t.root / pts[0].dir, pts[0].args));
 }
 
 TEST_CASE("sweep report: SVG and HTML are deterministic and escaped", "[sweep]") {

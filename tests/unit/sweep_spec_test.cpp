@@ -74,7 +74,10 @@ TEST_CASE("sweep spec: every mistake names the file and key", "[sweep]") {
   CHECK(error_of(R"({"platforms": ["tiny"], "configs": {"B": {}}, "workloads": [{"workload": "x"}],
                      "seed": [1]})") ==
         "s.json: seed: unknown key (did you mean 'seeds'?); expected one of: name, timing, "
-        "baseline, platforms, configs, workloads, seeds");
+        "baseline, platforms, configs, workloads, seeds, keep_stats");
+  CHECK(error_of(R"({"platforms": ["tiny"], "configs": {"B": {}}, "workloads": [{"workload": "x"}],
+                     "keep_stats": "no"})") ==
+        "s.json: keep_stats: expected true or false, got \"no\"");
   CHECK(error_of(
             R"({"platforms": "tiny", "configs": {"B": {}}, "workloads": [{"workload": "x"}]})") ==
         "s.json: platforms: expected a list, got \"tiny\"");
