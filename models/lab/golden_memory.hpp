@@ -8,7 +8,8 @@
 // here, in issue order, and a value-returning lane is answered with the old
 // value this model holds. The LAB itself still merges partial values and L2
 // still receives only those, so memory after the flush is unchanged by this
-// class; only the values the warps see come from here.
+// class; only the values the warps see come from here (atomics' old values,
+// and loads of tracked words: SmModule::load_golden).
 //
 // State: a sparse map of 8-byte blocks (aligned address -> bytes + per-byte
 // valid mask), so 4- and 8-byte words of any type share one representation.

@@ -32,9 +32,10 @@ struct LabSpec {
             "that would send one while it is full stalls (lab.icnt_fail). Flushes may overfill it");
     v.choice(mode, "mode", "strict", {"strict", "paper_compatible"},
              "strict: device-scope commutative reds only; paper_compatible: device-scope "
-             "mergeable atomics and reds of any order, returned values from a per-GPU golden "
-             "memory (optimistic, seed-000 pitfall 4; SM stores update it, non-LAB atomics "
-             "racing LAB ones in a kernel do not)");
+             "mergeable atomics and reds of any order; their returned values, and loads of "
+             "the words they touched, come from a per-GPU golden memory (optimistic, seed-000 "
+             "pitfall 4; SM stores update it, non-LAB atomics racing LAB ones in a kernel do "
+             "not)");
     v.param(flush_on_barrier, "flush_on_barrier", false, Range{}, "",
             "also flush at CTA barriers (device/system fences and releases always flush)");
     v.choice(variant, "variant", "normal", {"normal", "serialization_only", "no_flush_cost"},

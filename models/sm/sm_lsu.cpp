@@ -71,6 +71,29 @@ void SmModule::store_golden(const WarpInstr& in) {
   }
 }
 
+// paper_compatible: a load of a word the golden memory tracks (a LAB-buffered
+// atomic touched it this kernel) sees the golden value as of issue, as in the
+// authors' GPGPU-Sim, whose functional model performs every access at issue;
+// memory below still lacks the partial values the LABs buffer. The values
+// are taken now and replace the memory's answer at completion.
+void SmModule::load_golden(WarpSlot& w, const WarpInstr& in) {
+  w.golden_loads.clear();
+  if (golden_memory->empty()) return;
+  for (unsigned l = 0; l < kMaxLanes; ++l) {
+    uint64_t v = 0;
+    if (in.mask.test(l) && golden_memory->peek(in.addr[l], in.size, &v))
+      w.golden_loads.emplace_back(uint8_t(l), v);
+  }
+}
+
+void SmModule::answer_golden_loads(WarpSlot& w) {
+  if (w.golden_loads.empty()) return;
+  for (const auto& [lane, v] : w.golden_loads)
+    w.warp->results()[lane] = v;
+  *lab_golden_loads_ += w.golden_loads.size();
+  w.golden_loads.clear();
+}
+
 void SmModule::check_bounds(uint32_t slot, const WarpInstr& in) const {
   for (unsigned l = 0; l < kMaxLanes; ++l) {
     if (!in.mask.test(l)) continue;
@@ -103,6 +126,7 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
     fail(slot, e.what());
   }
   if (golden_memory && in.kind == WarpInstr::Kind::Store) store_golden(in);
+  if (golden_memory && in.kind == WarpInstr::Kind::Load) load_golden(w, in);
   const bool rmw = in.kind == WarpInstr::Kind::Atomic || in.kind == WarpInstr::Kind::Red;
   if (rmw && atomic_profile) atomic_profile->record(in);
   global_requests_ += reqs.size();
@@ -166,6 +190,7 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
   // Blocking modes have every answer by now; an instruction with no active
   // lane sends nothing and completes at once in every mode.
   if (!ctx_.at() || w.outstanding == 0) {
+    answer_golden_loads(w);
     w.ready_at = ctx_.timed() ? done : now;
     advance(slot);
   }
@@ -190,6 +215,7 @@ void SmModule::on_lsu_response(Payload& t) {
   in_flight_.erase(it);
   p.release();
   if (--w.outstanding == 0) {
+    answer_golden_loads(w);
     w.ready_at = clk_.now() + 1;
     advance(slot);
     response_.notify(SC_ZERO_TIME);

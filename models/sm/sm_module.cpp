@@ -72,6 +72,11 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
       lab_golden_returns_ = &lab_stats_->counter(
           "golden_returns", "lanes",
           "value-returning LAB lanes answered from the golden memory (paper_compatible)");
+    if (!lab_->strict())
+      lab_golden_loads_ = &lab_stats_->counter(
+          "golden_loads", "lanes",
+          "load lanes answered from the golden memory: their word had LAB-buffered updates "
+          "(paper_compatible)");
     // AT only, so functional and lt keep their stats.json.
     if (ctx.at()) lab_at_ = std::make_unique<LabAt>(ctx.platform.lab, *lab_stats_);
   }

@@ -71,6 +71,9 @@ private:
     Cycle ready_at = 0;       // earliest cycle its next instruction may issue
     uint32_t outstanding = 0; // AT: line requests in flight
     bool at_barrier = false;
+    // paper_compatible: load lanes whose word the golden memory tracks, with
+    // the value it held at issue; they replace the memory's answer.
+    std::vector<std::pair<uint8_t, uint64_t>> golden_loads;
   };
   struct InFlight { // AT line request: whose it is and how to scatter its data
     uint32_t slot, lane_mask;
@@ -98,6 +101,8 @@ private:
   Cycle send_lab_packet(const LabEviction& ev, Cycle at, bool timed);
   void lab_golden(const LineRequest& r, const WarpInstr& in, Lanes<uint64_t>& results);
   void store_golden(const WarpInstr& in);
+  void load_golden(WarpSlot& w, const WarpInstr& in);
+  void answer_golden_loads(WarpSlot& w);
 
   // AT LAB path (sm_lab.cpp): eligible requests wait for the LAB pipeline,
   // its packets for the LD/ST port; ordering points wait for L2's replies.
@@ -159,6 +164,7 @@ private:
   std::unique_ptr<LabCore> lab_; // null when the platform has no LAB
   Counter* lab_packets_ = nullptr;
   Counter* lab_golden_returns_ = nullptr; // paper_compatible only
+  Counter* lab_golden_loads_ = nullptr;   // paper_compatible only
   std::unique_ptr<LabAt> lab_at_;         // AT with a LAB only
   sc_core::sc_event work_, response_;
   Cycle lsu_free_ = 0;
