@@ -50,7 +50,7 @@ GpuModule::GpuModule(sc_module_name n, SimContext& ctx)
     golden = std::make_unique<GoldenMemory>(
         [this](Addr a, uint8_t* dst, size_t n) { debug_read(a, dst, n); });
   for (auto& sm : sms) {
-    sm->on_cta_done = [this](uint16_t id) { cta_done(id); };
+    sm->on_cta_done = [this](uint16_t id, Cycle now) { cta_done(id, now); };
     sm->atomic_profile = atomic_profile.get();
     sm->golden_memory = golden.get();
   }
@@ -117,10 +117,18 @@ void GpuModule::progress(bool final) {
                final ? "\n" : "   ");
 }
 
-void GpuModule::cta_done(uint16_t sm) {
+void GpuModule::cta_done(uint16_t sm, Cycle now) {
   dispatcher_->retire(sm);
   if ((++ctas_retired_ & 63) == 0) progress(false);
   dispatch();
+  // Per-SM kernel end (notes §1.7 [C]): once every CTA is placed, an SM with
+  // none left flushes its LAB now, so the flush bursts of SMs that finish
+  // early overlap the others' work. ANBF's flush costs nothing and waits
+  // for the kernel end (synchronize).
+  if (ctx_.platform.lab.enabled() && ctx_.platform.lab.variant != "no_flush_cost" &&
+      dispatcher_->dispatched() == dispatcher_->num_ctas())
+    for (auto& s : sms)
+      if (!s->busy()) s->end_of_work(now, !dispatcher_->all_done());
   if (dispatcher_->all_done()) kernel_done_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -129,8 +137,9 @@ void GpuModule::synchronize() {
   if (!dispatcher_->all_done()) sc_core::wait(kernel_done_);
   running_ = false;
   progress(true);
-  // LAB flush at kernel end, per SM in parallel (each SM's packets queue on
-  // its own port); the kernel is done when the last packet has landed.
+  // LAB flush at kernel end: each SM flushed when it ran out of CTAs
+  // (cta_done; its packets queue on its own port); ANBF's flush and SMs that
+  // got no CTA flush here. The kernel is done when the last packet landed.
   // AT: LAB packets are AT requests and the kernel ends when L2 answered
   // every one (notes §1.7: "the next kernel waits for the drain"); ANBF's
   // free flush takes the blocking path, so the evictions still in flight
@@ -142,8 +151,8 @@ void GpuModule::synchronize() {
   };
   if (ctx_.platform.lab.variant == "no_flush_cost") lab_drain();
   Cycle flushed = 0;
-  for (auto& sm : sms)
-    flushed = std::max(flushed, sm->flush_lab(true));
+  for (auto& sm : sms) // the SMs end_of_work did not flush (ANBF, no CTA)
+    flushed = std::max({flushed, sm->flush_lab(true), sm->lab_flush_done()});
   const Clock core_clk(ctx_.platform.sm.clock_mhz);
   if (ctx_.timed() && flushed > core_clk.now()) sc_core::wait(core_clk.until(flushed));
   lab_drain();

@@ -30,8 +30,18 @@ Cycle SmModule::send_lab_packet(const LabEviction& ev, Cycle at, bool timed) {
   return timed ? clk_.at_or_after(base + d) : at;
 }
 
+void SmModule::end_of_work(Cycle at, bool others_running) {
+  if (work_flushed_ || !lab_) return;
+  work_flushed_ = true;
+  if (others_running && !lab_->empty()) ++*lab_early_flushes_;
+  work_flush_done_ = flush_lab(true, at);
+}
+
 Cycle SmModule::flush_lab(bool kernel_end) {
-  const Cycle now = clk_.now();
+  return flush_lab(kernel_end, clk_.now());
+}
+
+Cycle SmModule::flush_lab(bool kernel_end, Cycle now) {
   if (!lab_) return now;
   const bool timed = ctx_.timed() && lab_->flush_costs_time();
   Cycle done = now;

@@ -77,6 +77,9 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
           "golden_loads", "lanes",
           "load lanes answered from the golden memory: their word had LAB-buffered updates "
           "(paper_compatible)");
+    lab_early_flushes_ = &lab_stats_->counter(
+        "flushes_before_kernel_end", "flushes",
+        "kernel-end flushes this SM made when it ran out of CTAs while other SMs still ran");
     // AT only, so functional and lt keep their stats.json.
     if (ctx.at()) lab_at_ = std::make_unique<LabAt>(ctx.platform.lab, *lab_stats_);
   }
@@ -94,6 +97,8 @@ void SmModule::before_end_of_elaboration() {
 void SmModule::begin_kernel(const KernelLaunch& k, const DeviceMemory& mem) {
   kernel_ = &k;
   mem_ = &mem;
+  work_flushed_ = false;
+  work_flush_done_ = 0;
 }
 
 void SmModule::start_cta(uint32_t cta_linear) {
@@ -170,7 +175,7 @@ void SmModule::retire_warp(uint32_t slot) {
     cta.valid = false;
     --live_ctas_;
     ++ctas_done_;
-    if (on_cta_done) on_cta_done(id);
+    if (on_cta_done) on_cta_done(id, ctx_.mode == TimingMode::LT ? issue_now_ : clk_.now());
   }
 }
 
@@ -262,6 +267,7 @@ void SmModule::issue(uint32_t slot, Cycle now) {
 
 // One cycle of the schedulers. Returns whether anything issued.
 bool SmModule::issue_cycle(Cycle now) {
+  issue_now_ = now;
   bool any = false;
   const uint32_t n = uint32_t(schedulers_.size());
   for (uint32_t s = 0; s < n; ++s) {

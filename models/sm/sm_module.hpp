@@ -46,7 +46,8 @@ public:
   // Kernel interface (GpuModule's CTA dispatcher).
   void begin_kernel(const KernelLaunch& k, const DeviceMemory& mem);
   void start_cta(uint32_t cta_linear); // caller checked occupancy
-  std::function<void(uint16_t sm)> on_cta_done;
+  // `now`: the SM's cycle (its local time in lt).
+  std::function<void(uint16_t sm, Cycle now)> on_cta_done;
   AtomicProfile* atomic_profile = nullptr; // GPU-wide, owned by GpuModule
   // paper_compatible LAB only: GPU-wide, owned by GpuModule (null otherwise).
   GoldenMemory* golden_memory = nullptr;
@@ -55,6 +56,13 @@ public:
   // SM cycle the last packet completes (now if none or if it costs no time;
   // in AT the caller waits for lab_settled, or lab_wait for a warp).
   Cycle flush_lab(bool kernel_end = false);
+  // This SM's kernel end (notes §1.7 [C]): it runs no CTA and none will
+  // come, so its LAB flushes now (at `at`), while other SMs may still run.
+  // Once per kernel; `others_running` counts it in
+  // lab.flushes_before_kernel_end. lab_flush_done() is the cycle its last
+  // packet completes (lt), for the kernel end to wait for.
+  void end_of_work(Cycle at, bool others_running);
+  Cycle lab_flush_done() const { return work_flush_done_; }
   const LabCore* lab() const { return lab_.get(); }
   // AT: no LAB packet queued or waiting for L2's reply (the kernel end waits
   // for it after flush_lab); always true in functional and lt.
@@ -99,6 +107,7 @@ private:
   Counter& stall_reason();
   [[noreturn]] void fail(uint32_t slot, const std::string& what) const;
   Cycle send_lab_packet(const LabEviction& ev, Cycle at, bool timed);
+  Cycle flush_lab(bool kernel_end, Cycle now);
   void lab_golden(const LineRequest& r, const WarpInstr& in, Lanes<uint64_t>& results);
   void store_golden(const WarpInstr& in);
   void load_golden(WarpSlot& w, const WarpInstr& in);
@@ -165,7 +174,11 @@ private:
   Counter* lab_packets_ = nullptr;
   Counter* lab_golden_returns_ = nullptr; // paper_compatible only
   Counter* lab_golden_loads_ = nullptr;   // paper_compatible only
-  std::unique_ptr<LabAt> lab_at_;         // AT with a LAB only
+  Counter* lab_early_flushes_ = nullptr;
+  bool work_flushed_ = false; // end_of_work ran in this kernel
+  Cycle work_flush_done_ = 0;
+  Cycle issue_now_ = 0;           // the cycle issue_cycle runs (lt: the local time)
+  std::unique_ptr<LabAt> lab_at_; // AT with a LAB only
   sc_core::sc_event work_, response_;
   Cycle lsu_free_ = 0;
   uint64_t functional_steps_ = 0; // the LD/ST unit sends one line request per cycle
