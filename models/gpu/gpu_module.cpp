@@ -50,7 +50,7 @@ GpuModule::GpuModule(sc_module_name n, SimContext& ctx)
     golden = std::make_unique<GoldenMemory>(
         [this](Addr a, uint8_t* dst, size_t n) { debug_read(a, dst, n); });
   for (auto& sm : sms) {
-    sm->on_cta_done = [this](uint16_t id, Cycle now) { cta_done(id, now); };
+    sm->on_cta_done = [this](uint16_t id) { cta_done(id); };
     sm->atomic_profile = atomic_profile.get();
     sm->golden_memory = golden.get();
   }
@@ -117,18 +117,21 @@ void GpuModule::progress(bool final) {
                final ? "\n" : "   ");
 }
 
-void GpuModule::cta_done(uint16_t sm, Cycle now) {
+void GpuModule::cta_done(uint16_t sm) {
   dispatcher_->retire(sm);
   if ((++ctas_retired_ & 63) == 0) progress(false);
   dispatch();
   // Per-SM kernel end (notes §1.7 [C]): once every CTA is placed, an SM with
   // none left flushes its LAB now, so the flush bursts of SMs that finish
   // early overlap the others' work. ANBF's flush costs nothing and waits
-  // for the kernel end (synchronize).
+  // for the kernel end (synchronize). The flush starts at the kernel's
+  // time, not at the retiring SM's local time in lt: the kernel end of runs
+  // without a LAB does not see that offset either, so comparisons stay fair.
   if (ctx_.platform.lab.enabled() && ctx_.platform.lab.variant != "no_flush_cost" &&
       dispatcher_->dispatched() == dispatcher_->num_ctas())
     for (auto& s : sms)
-      if (!s->busy()) s->end_of_work(now, !dispatcher_->all_done());
+      if (!s->busy())
+        s->end_of_work(Clock(ctx_.platform.sm.clock_mhz).now(), !dispatcher_->all_done());
   if (dispatcher_->all_done()) kernel_done_.notify(sc_core::SC_ZERO_TIME);
 }
 

@@ -55,7 +55,7 @@ public:
 private:
   void debug(tlm::tlm_command cmd, Addr a, uint8_t* p, size_t n);
   void dispatch();
-  void cta_done(uint16_t sm, Cycle now);
+  void cta_done(uint16_t sm);
   void progress(bool final);
   uint64_t ctas_retired_ = 0;
   bool progress_shown_ = false;

@@ -175,7 +175,7 @@ void SmModule::retire_warp(uint32_t slot) {
     cta.valid = false;
     --live_ctas_;
     ++ctas_done_;
-    if (on_cta_done) on_cta_done(id, ctx_.mode == TimingMode::LT ? issue_now_ : clk_.now());
+    if (on_cta_done) on_cta_done(id);
   }
 }
 
@@ -267,7 +267,6 @@ void SmModule::issue(uint32_t slot, Cycle now) {
 
 // One cycle of the schedulers. Returns whether anything issued.
 bool SmModule::issue_cycle(Cycle now) {
-  issue_now_ = now;
   bool any = false;
   const uint32_t n = uint32_t(schedulers_.size());
   for (uint32_t s = 0; s < n; ++s) {

@@ -46,8 +46,7 @@ public:
   // Kernel interface (GpuModule's CTA dispatcher).
   void begin_kernel(const KernelLaunch& k, const DeviceMemory& mem);
   void start_cta(uint32_t cta_linear); // caller checked occupancy
-  // `now`: the SM's cycle (its local time in lt).
-  std::function<void(uint16_t sm, Cycle now)> on_cta_done;
+  std::function<void(uint16_t sm)> on_cta_done;
   AtomicProfile* atomic_profile = nullptr; // GPU-wide, owned by GpuModule
   // paper_compatible LAB only: GPU-wide, owned by GpuModule (null otherwise).
   GoldenMemory* golden_memory = nullptr;
@@ -177,7 +176,6 @@ private:
   Counter* lab_early_flushes_ = nullptr;
   bool work_flushed_ = false; // end_of_work ran in this kernel
   Cycle work_flush_done_ = 0;
-  Cycle issue_now_ = 0;           // the cycle issue_cycle runs (lt: the local time)
   std::unique_ptr<LabAt> lab_at_; // AT with a LAB only
   sc_core::sc_event work_, response_;
   Cycle lsu_free_ = 0;
