@@ -53,8 +53,12 @@ TEST_CASE("trend: histogram-shared is within a few percent of baseline with LAB-
     REQUIRE(r.rc == 0);
     return metric(r, "cycles");
   };
+  // Since each SM flushes when it runs out of CTAs, the kernel-end burst is
+  // mostly hidden and LAB-8 is about 5 % faster here (0.95 in the sweep,
+  // where ANBF, no flush cost at all, bounds it at 0.94; paper 0.99): the
+  // lower bound allows 8 %.
   const double base = hs({}), lab8 = hs({"lab.entries=8"});
-  CHECK(lab8 > 0.95 * base);
+  CHECK(lab8 > 0.92 * base);
   CHECK(lab8 < 1.05 * base);
 }
 
