@@ -50,7 +50,7 @@ GpuModule::GpuModule(sc_module_name n, SimContext& ctx)
     golden = std::make_unique<GoldenMemory>(
         [this](Addr a, uint8_t* dst, size_t n) { debug_read(a, dst, n); });
   for (auto& sm : sms) {
-    sm->on_cta_done = [this](uint16_t id) { cta_done(id); };
+    sm->on_cta_done = [this](uint16_t id, Cycle at) { cta_done(id, at); };
     sm->atomic_profile = atomic_profile.get();
     sm->golden_memory = golden.get();
   }
@@ -91,6 +91,7 @@ void GpuModule::launch(KernelLaunch k) {
     sm->begin_kernel(kernel_, device_memory);
   running_ = true;
   kernel_start_ = sc_core::sc_time_stamp();
+  last_retire_ = 0;
   dispatch();
 }
 
@@ -117,27 +118,30 @@ void GpuModule::progress(bool final) {
                final ? "\n" : "   ");
 }
 
-void GpuModule::cta_done(uint16_t sm) {
+void GpuModule::cta_done(uint16_t sm, Cycle at) {
+  last_retire_ = std::max(last_retire_, at);
   dispatcher_->retire(sm);
   if ((++ctas_retired_ & 63) == 0) progress(false);
   dispatch();
   // Per-SM kernel end (notes §1.7 [C]): once every CTA is placed, an SM with
   // none left flushes its LAB now, so the flush bursts of SMs that finish
   // early overlap the others' work. ANBF's flush costs nothing and waits
-  // for the kernel end (synchronize). The flush starts at the kernel's
-  // time, not at the retiring SM's local time in lt: the kernel end of runs
-  // without a LAB does not see that offset either, so comparisons stay fair.
+  // for the kernel end (synchronize). In lt the flush starts at the
+  // retiring SM's local time, which the kernel end waits for too.
   if (ctx_.platform.lab.enabled() && ctx_.platform.lab.variant != "no_flush_cost" &&
       dispatcher_->dispatched() == dispatcher_->num_ctas())
     for (auto& s : sms)
-      if (!s->busy())
-        s->end_of_work(Clock(ctx_.platform.sm.clock_mhz).now(), !dispatcher_->all_done());
+      if (!s->busy()) s->end_of_work(at, !dispatcher_->all_done());
   if (dispatcher_->all_done()) kernel_done_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void GpuModule::synchronize() {
   if (!running_) return;
   if (!dispatcher_->all_done()) sc_core::wait(kernel_done_);
+  // lt: the last CTA retired at its SM's local time, up to a quantum ahead
+  // of the kernel's; the kernel ends then, not when the host notices.
+  const Clock core_clk(ctx_.platform.sm.clock_mhz);
+  if (ctx_.timed() && last_retire_ > core_clk.now()) sc_core::wait(core_clk.until(last_retire_));
   running_ = false;
   progress(true);
   // LAB flush at kernel end: each SM flushed when it ran out of CTAs
@@ -156,7 +160,6 @@ void GpuModule::synchronize() {
   Cycle flushed = 0;
   for (auto& sm : sms) // the SMs end_of_work did not flush (ANBF, no CTA)
     flushed = std::max({flushed, sm->flush_lab(true), sm->lab_flush_done()});
-  const Clock core_clk(ctx_.platform.sm.clock_mhz);
   if (ctx_.timed() && flushed > core_clk.now()) sc_core::wait(core_clk.until(flushed));
   lab_drain();
   // Every LAB is empty now and L2 holds every buffered update, so the golden

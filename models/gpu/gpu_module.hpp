@@ -55,7 +55,7 @@ public:
 private:
   void debug(tlm::tlm_command cmd, Addr a, uint8_t* p, size_t n);
   void dispatch();
-  void cta_done(uint16_t sm);
+  void cta_done(uint16_t sm, Cycle at);
   void progress(bool final);
   uint64_t ctas_retired_ = 0;
   bool progress_shown_ = false;
@@ -65,6 +65,7 @@ private:
   bool running_ = false;
   sc_core::sc_event kernel_done_;
   sc_core::sc_time kernel_start_;
+  Cycle last_retire_ = 0; // SM cycle the kernel's last CTA retired (lt: that SM's local time)
   uint64_t kernels_run_ = 0;
   Counter* kernel_cycles_ = nullptr;
   Counter* kernels_ = nullptr;

@@ -42,7 +42,7 @@ bool SmModule::lab_settled() const {
   return !lab_at_ || lab_at_->inject.settled();
 }
 
-void SmModule::lab_enqueue(uint32_t slot, const LineRequest& r, const WarpInstr& in) {
+void SmModule::lab_enqueue(uint32_t slot, const LineRequest& r, const WarpInstr& in, bool write) {
   // paper_compatible: values come from the golden memory in issue order, as
   // on the blocking path (sm_lsu.cpp); the LAB's own state changes when the
   // request reaches the head of the pipeline.
@@ -50,8 +50,13 @@ void SmModule::lab_enqueue(uint32_t slot, const LineRequest& r, const WarpInstr&
     lab_golden(r, in, warps_[slot].warp->results());
   else if (r.access.kind == AccessKind::Atomic)
     throw SimError(std::string(name()) + ": LAB atomic with a return value but no golden memory");
-  ++warps_[slot].outstanding;
-  lab_at_->requests.push_back(LabRequest{slot, r.line, r.access});
+  // A non-blocking red takes a write slot until it entered the LAB (the
+  // LD/ST unit's queue to the LAB is bounded like its queue to the L1).
+  if (write)
+    note_write(warps_[slot], 1);
+  else
+    ++warps_[slot].outstanding;
+  lab_at_->requests.push_back(LabRequest{slot, r.line, r.access, write});
   lab_kick();
 }
 
@@ -80,15 +85,18 @@ void SmModule::lab_tick() {
         lab_queue_packet(ev);
       if (out.forward) lab_queue_packet(*out.forward);
       const uint32_t slot = r.slot;
+      const bool write = r.write;
       s.requests.pop_front();
-      // An instruction's requests are adjacent (its warp waits for them
-      // before issuing again): one completion event for all of them.
+      // An instruction's requests are adjacent (nothing else of its warp
+      // enters between them): one completion event for a run of requests
+      // of one warp and kind.
       ++s.entered;
-      if (s.requests.empty() || s.requests.front().slot != slot) {
+      if (s.requests.empty() || s.requests.front().slot != slot ||
+          s.requests.front().write != write) {
         const uint32_t n = s.entered;
         s.entered = 0;
         s.timer.schedule(clk_.until(now + ctx_.platform.lab.latency),
-                         [this, slot, n] { lab_request_done(slot, n); });
+                         [this, slot, n, write] { lab_request_done(slot, n, write); });
       }
     }
   }
@@ -116,7 +124,8 @@ void SmModule::lab_queue_packet(const LabEviction& ev) {
 
 // Buffered requests complete at LAB latency: no response to wait for. `n`
 // requests of the warp's instruction, the last one entered LAB latency ago.
-void SmModule::lab_request_done(uint32_t slot, uint32_t n) {
+void SmModule::lab_request_done(uint32_t slot, uint32_t n, bool write) {
+  if (write) return writes_acked(slot, n); // the warp went on at issue
   WarpSlot& w = warps_[slot];
   w.outstanding -= n;
   if (w.outstanding > 0) return;

@@ -141,19 +141,27 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
   if (rmw && atomic_profile) atomic_profile->record(in);
   global_requests_ += reqs.size();
   if (rmw) atomic_requests_ += reqs.size();
+  // A store or red the warp does not wait for (sm_ordering.cpp).
+  const bool posted = !waits_for(in.kind);
+  if (posted) write_requests_ += reqs.size();
+  const bool lt = ctx_.mode == TimingMode::LT;
   Cycle done = now + 1;
   for (const LineRequest& r : reqs) {
+    // The cycle the request leaves the LD/ST unit: one line request per
+    // cycle, and (lt) a non-blocking write needs a free write slot.
+    Cycle leave = std::max(lsu_free_, now);
+    if (posted && lt) leave = take_write_slot(leave);
     if (rmw && lab_ && lab_->eligible(r.access)) {
       if (lab_at_) { // AT: the LAB pipeline takes it (sm_lab.cpp)
-        lab_enqueue(slot, r, in);
+        lab_enqueue(slot, r, in, posted);
         continue;
       }
       // Performed in the SM's LAB: the atomic completes at LAB latency; what
       // the LAB pushes out goes to L2 off the critical path. The LAB is a
       // pipeline taking one request per cycle from the LD/ST unit (authors'
       // code: a shift register whose tail slot must be free).
-      lsu_free_ = std::max(lsu_free_, now) + 1;
-      const Cycle enter = lsu_free_ - 1;
+      lsu_free_ = leave + 1;
+      const Cycle enter = leave;
       LabOutcome out = lab_->access(r.access, r.line);
       if (golden_memory)
         lab_golden(r, in, w.warp->results());
@@ -163,7 +171,14 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
       for (const LabEviction& ev : out.evictions)
         send_lab_packet(ev, enter, ctx_.timed());
       if (out.forward) send_lab_packet(*out.forward, enter, ctx_.timed());
-      done = std::max(done, enter + ctx_.platform.lab.latency);
+      const Cycle entered = enter + ctx_.platform.lab.latency;
+      if (!posted)
+        done = std::max(done, entered);
+      else if (lt) {
+        w.writes_done = std::max(w.writes_done, entered);
+        write_slots_lt_.push_back(entered);
+        std::push_heap(write_slots_lt_.begin(), write_slots_lt_.end(), std::greater<Cycle>());
+      }
       continue;
     }
     GpuPayload* p = ctx_.pool.allocate();
@@ -180,17 +195,35 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
       std::copy_n(r.byte_enable.data(), coalescer_.line_bytes(), p->byte_enable());
       p->enable_bytes(coalescer_.line_bytes());
     }
-    lsu_free_ = std::max(lsu_free_, now) + 1; // one line request per cycle leaves the LD/ST unit
+    lsu_free_ = leave + 1;
     if (ctx_.at()) {
-      in_flight_.emplace(p, InFlight{slot, r.lane_mask, r.size});
-      ++w.outstanding;
-      lsu_port_.send(*p);
+      in_flight_.emplace(p, InFlight{slot, r.lane_mask, r.size, posted});
+      if (!posted) {
+        ++w.outstanding;
+        lsu_port_.send(*p);
+      } else if (lsu_open()) {
+        note_write(w, 1);
+        lsu_port_.send(*p);
+      } else { // no write slot: the LD/ST unit holds it (and everything after it)
+        ++w.writes;
+        ++write_slot_waits_;
+        write_backlog_.push_back(p);
+      }
       continue;
     }
-    sc_time d = ctx_.timed() ? clk_.until(lsu_free_ - 1) : SC_ZERO_TIME;
+    sc_time d = ctx_.timed() ? clk_.until(leave) : SC_ZERO_TIME;
     const sc_time base = sc_time_stamp();
     lsu_port_.b_transport(*p, d);
-    if (ctx_.timed()) done = std::max(done, clk_.at_or_after(base + d));
+    if (ctx_.timed()) {
+      const Cycle acked = clk_.at_or_after(base + d);
+      if (!posted)
+        done = std::max(done, acked);
+      else if (lt) {
+        w.writes_done = std::max(w.writes_done, acked);
+        write_slots_lt_.push_back(acked);
+        std::push_heap(write_slots_lt_.begin(), write_slots_lt_.end(), std::greater<Cycle>());
+      }
+    }
     if (in.kind == WarpInstr::Kind::Load)
       coalescer_.scatter_load(in, r, p->data(), w.warp->results());
     else if (in.kind == WarpInstr::Kind::Atomic)
@@ -211,6 +244,12 @@ void SmModule::on_lsu_response(Payload& t) {
   if (it == in_flight_.end() && lab_ack(t)) return; // a LAB packet's reply: dropped, acked
   sc_assert(it != in_flight_.end());
   const uint32_t slot = it->second.slot;
+  if (it->second.write) { // an acknowledgement the warp did not wait for
+    in_flight_.erase(it);
+    static_cast<GpuPayload&>(t).release();
+    writes_acked(slot, 1);
+    return;
+  }
   WarpSlot& w = warps_[slot];
   const WarpInstr& in = *w.warp->pending();
   auto& p = static_cast<GpuPayload&>(t);

@@ -41,9 +41,25 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
       stall_scoreboard_(stats_.counter("stall_scoreboard", "cycles",
                                        "no issue: warps wait for ALU/shared-memory results")),
       stall_idle_(
-          stats_.counter("stall_no_warp", "cycles", "no resident warp while the kernel runs")) {
+          stats_.counter("stall_no_warp", "cycles", "no resident warp while the kernel runs")),
+      stall_lsu_(stats_.counter("stall_lsu", "cycles",
+                                "no issue: the ready warps' next global memory instruction waits "
+                                "for a write slot of the LD/ST unit (AT; sm.write_slots)")),
+      write_requests_(stats_.counter("write_requests", "requests",
+                                     "store/red line requests the warp did not wait for "
+                                     "(sm.blocking_writes)")),
+      write_slot_waits_(stats_.counter("write_slot_waits", "requests",
+                                       "non-blocking write requests that waited for a write "
+                                       "slot (sm.write_slots) before leaving the LD/ST unit")) {
   SC_HAS_PROCESS(SmModule);
   SC_THREAD(run);
+  write_wait_ = spec_.blocking_writes == "all"    ? WriteWait::All
+                : spec_.blocking_writes == "reds" ? WriteWait::Reds
+                                                  : WriteWait::None;
+  skip_write_wait_ = spec_.inject_fault == "fence_skips_writes";
+  stats_.formula("max_writes_in_flight", "requests",
+                 "AT: most non-blocking write requests in flight at once (run total)",
+                 [this](StatView) { return double(max_writes_in_flight_); });
   stats_.formula(
       "ipc", "instructions/cycle", "warp_instructions / active_cycles",
       [this](StatView v) { return ratio(warp_instructions_.value(v), active_cycles_.value(v)); });
@@ -109,7 +125,7 @@ void SmModule::start_cta(uint32_t cta_linear) {
   sc_assert(c < ctas_.size() && "dispatcher exceeded the SM's CTA slots");
   const uint32_t warps = uint32_t((k.block.count() + spec_.warp_size - 1) / spec_.warp_size);
   CtaSlot& cta = ctas_[c];
-  cta = CtaSlot{true, cta_linear, warps, 0, c * k.shared_bytes};
+  cta = CtaSlot{true, cta_linear, warps, warps, 0, c * k.shared_bytes};
   ++live_ctas_;
   Warp::Geometry g;
   g.grid = k.grid;
@@ -165,17 +181,30 @@ void SmModule::advance(uint32_t slot) {
 void SmModule::retire_warp(uint32_t slot) {
   WarpSlot& w = warps_[slot];
   CtaSlot& cta = ctas_[w.cta_slot];
+  w.exited = true;
+  --cta.live_warps;
+  // Exited warps no longer count toward a barrier the others wait at.
+  if (cta.live_warps > 0 && cta.at_barrier == cta.live_warps) arrive_barrier(slot, cur_cycle());
+  // Its slot (and the CTA's resources) stay taken until the stores and reds
+  // it did not wait for are acknowledged, as in GPGPU-Sim (hardware_done).
+  if (writes_pending(w)) {
+    ++exited_waiting_;
+    return;
+  }
+  free_warp(slot);
+}
+
+void SmModule::free_warp(uint32_t slot) {
+  WarpSlot& w = warps_[slot];
+  CtaSlot& cta = ctas_[w.cta_slot];
   w.task = WarpTask{};
   w.warp.reset();
   w.valid = false;
-  --cta.live_warps;
-  // Exited warps no longer count toward a barrier the others wait at.
-  if (cta.live_warps > 0 && cta.at_barrier == cta.live_warps) arrive_barrier(slot, clk_.now());
-  if (cta.live_warps == 0) {
+  if (--cta.resident_warps == 0) {
     cta.valid = false;
     --live_ctas_;
     ++ctas_done_;
-    if (on_cta_done) on_cta_done(id);
+    if (on_cta_done) on_cta_done(id, cur_cycle());
   }
 }
 
@@ -222,43 +251,18 @@ void SmModule::issue(uint32_t slot, Cycle now) {
     break;
   case K::Barrier:
     ++barriers_;
-    if (lab_ && ctx_.platform.lab.flush_on_barrier) {
-      flush_lab();
-      // AT: the warp arrives once L2 acknowledged the LAB packets sent so far.
-      if (lab_at_ && lab_wait(slot, LabWait::Barrier)) break;
-    }
-    enter_barrier(slot, now);
+    // A flushing barrier publishes the warp's reds: they must be in the LAB first.
+    if (lab_ && ctx_.platform.lab.flush_on_barrier &&
+        wait_for_writes(slot, WarpSlot::AfterWrites::Barrier))
+      break;
+    barrier(slot, ctx_.mode == TimingMode::LT ? std::max(now, w.writes_done) : now);
     break;
   case K::Fence:
     ++fences_;
-    // Warps block on every memory instruction, so nothing of this warp is in
-    // flight. A device/system-scope fence is an acquire point: drop the L1's
-    // (possibly stale) copies, as GPU VI protocols do.
-    w.ready_at = now + (ctx_.timed() ? spec_.fence_latency : 0);
-    if (in.scope != Scope::Cta) {
-      flush_lab(); // buffered partial updates become visible at the ordering point
-      // AT: the fence completes once L2 acknowledged the LAB packets sent so
-      // far (another SM may read L2 right after it); finish_fence goes on.
-      if (lab_at_ && lab_wait(slot, LabWait::Fence)) break;
-      if (ctx_.at() && l1.core().phi()) {
-        // PHI in AT: the L1's update-only lines and dirty bytes go down its
-        // queue; the warp waits, as for a memory instruction, until everything
-        // the L1 sent so far has reached L2.
-        ++w.outstanding;
-        l1.release_async([this, slot] {
-          WarpSlot& ws = warps_[slot];
-          --ws.outstanding;
-          ws.ready_at = std::max(ws.ready_at, clk_.now() + 1);
-          advance(slot);
-          response_.notify(SC_ZERO_TIME);
-        });
-        break;
-      }
-      // hLRC: the fence waits until the owned lines it releases reach L2.
-      const Cycle released = l1.flush_and_invalidate(now);
-      if (ctx_.timed()) w.ready_at = std::max(w.ready_at, released);
-    }
-    advance(slot);
+    // The fence orders the warp's earlier stores and reds: it waits for
+    // their acknowledgements (AT; lt starts it when the last one is acked).
+    if (wait_for_writes(slot, WarpSlot::AfterWrites::Fence)) break;
+    fence(slot, ctx_.mode == TimingMode::LT ? std::max(now, w.writes_done) : now);
     break;
   case K::Exit:
     break;
@@ -267,6 +271,7 @@ void SmModule::issue(uint32_t slot, Cycle now) {
 
 // One cycle of the schedulers. Returns whether anything issued.
 bool SmModule::issue_cycle(Cycle now) {
+  if (exited_waiting_ > 0) retire_exited(now);
   bool any = false;
   const uint32_t n = uint32_t(schedulers_.size());
   for (uint32_t s = 0; s < n; ++s) {
@@ -279,7 +284,8 @@ bool SmModule::issue_cycle(Cycle now) {
       v.valid = w.valid;
       if (w.valid) {
         const WarpInstr* p = w.warp->pending();
-        v.ready = p && !w.at_barrier && w.outstanding == 0 && w.ready_at <= now;
+        v.ready = p && !w.at_barrier && w.outstanding == 0 && w.ready_at <= now &&
+                  (!is_global_memory(p->kind) || lsu_open());
         v.age = w.age;
         v.next = p ? p->kind : WarpInstr::Kind::Exit;
       }
@@ -299,9 +305,17 @@ bool SmModule::issue_cycle(Cycle now) {
 
 Cycle SmModule::next_wakeup(Cycle now) const {
   Cycle next = ~Cycle{0};
-  for (const WarpSlot& w : warps_)
-    if (w.valid && !w.at_barrier && w.outstanding == 0)
-      next = std::min(next, std::max(w.ready_at, now + 1));
+  const bool lsu = lsu_open();
+  for (const WarpSlot& w : warps_) {
+    if (!w.valid) continue;
+    if (w.exited) { // lt: it frees its slot once its writes are acknowledged
+      if (ctx_.mode == TimingMode::LT) next = std::min(next, std::max(w.writes_done, now + 1));
+      continue;
+    }
+    // A warp waiting for the LD/ST unit wakes on an acknowledgement (AT).
+    if (!lsu && is_global_memory(w.warp->pending()->kind)) continue;
+    if (!w.at_barrier && w.outstanding == 0) next = std::min(next, std::max(w.ready_at, now + 1));
+  }
   for (Cycle b : sched_busy_until_)
     if (b > now) next = std::min(next, b);
   return next;
@@ -309,14 +323,17 @@ Cycle SmModule::next_wakeup(Cycle now) const {
 
 // Why no warp could issue, judged from the warps' state now.
 Counter& SmModule::stall_reason() {
-  bool mem = false, bar = false, any = false;
+  bool mem = false, bar = false, any = false, lsu = false;
+  const bool open = lsu_open();
   for (const WarpSlot& w : warps_) {
     if (!w.valid) continue;
     any = true;
-    mem = mem || w.outstanding > 0;
+    mem = mem || w.outstanding > 0 || w.exited;
     bar = bar || w.at_barrier;
+    lsu = lsu || (!open && !w.exited && is_global_memory(w.warp->pending()->kind));
   }
   if (!any) return stall_idle_;
+  if (lsu) return stall_lsu_;
   if (mem) return stall_memory_;
   if (bar) return stall_barrier_;
   return stall_scoreboard_;
@@ -337,6 +354,7 @@ void SmModule::run() {
       continue;
     }
     const Cycle now = ctx_.mode == TimingMode::LT ? clk_.at(qk.get_current_time()) : clk_.now();
+    lt_now_ = now;
     const bool issued = issue_cycle(now);
     if (live_ctas_ == 0) continue;
     if (!ctx_.timed()) {

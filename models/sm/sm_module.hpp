@@ -25,6 +25,11 @@
 
 namespace tlmgpu {
 
+constexpr bool is_global_memory(WarpInstr::Kind k) {
+  return k == WarpInstr::Kind::Load || k == WarpInstr::Kind::Store ||
+         k == WarpInstr::Kind::Atomic || k == WarpInstr::Kind::Red;
+}
+
 class GoldenMemory; // models/lab/golden_memory.hpp
 
 class SmModule : public sc_core::sc_module {
@@ -46,7 +51,9 @@ public:
   // Kernel interface (GpuModule's CTA dispatcher).
   void begin_kernel(const KernelLaunch& k, const DeviceMemory& mem);
   void start_cta(uint32_t cta_linear); // caller checked occupancy
-  std::function<void(uint16_t sm)> on_cta_done;
+  // A CTA retired on SM `sm` at SM cycle `at` (in lt the SM's local time,
+  // which may run up to a quantum ahead of the kernel's).
+  std::function<void(uint16_t sm, Cycle at)> on_cta_done;
   AtomicProfile* atomic_profile = nullptr; // GPU-wide, owned by GpuModule
   // paper_compatible LAB only: GPU-wide, owned by GpuModule (null otherwise).
   GoldenMemory* golden_memory = nullptr;
@@ -76,7 +83,15 @@ private:
     uint32_t cta_slot = 0;
     uint64_t age = 0;
     Cycle ready_at = 0;       // earliest cycle its next instruction may issue
-    uint32_t outstanding = 0; // AT: line requests in flight
+    uint32_t outstanding = 0; // AT: line requests in flight the warp waits for
+    // Non-blocking writes (stores and reds the warp does not wait for, see
+    // sm.blocking_writes): AT counts the requests not yet acknowledged (LAB
+    // requests until they entered the LAB); lt keeps the cycle the last one
+    // is acknowledged. Fences and the warp's exit wait for them.
+    uint32_t writes = 0;
+    Cycle writes_done = 0;
+    bool exited = false; // the coroutine finished; the slot frees once its writes are acked
+    enum class AfterWrites : uint8_t { None, Fence, Barrier } after_writes = AfterWrites::None;
     bool at_barrier = false;
     // paper_compatible: load lanes whose word the golden memory tracks, with
     // the value it held at issue; they replace the memory's answer.
@@ -85,10 +100,13 @@ private:
   struct InFlight { // AT line request: whose it is and how to scatter its data
     uint32_t slot, lane_mask;
     uint8_t size;
+    bool write; // non-blocking: the warp went on, the reply is an acknowledgement
   };
   struct CtaSlot {
     bool valid = false;
-    uint32_t cta = 0, live_warps = 0, at_barrier = 0, smem_base = 0;
+    // live: warps still running code (barriers count them); resident: warps
+    // holding a slot (exited ones wait for their writes' acknowledgements).
+    uint32_t cta = 0, live_warps = 0, resident_warps = 0, at_barrier = 0, smem_base = 0;
   };
 
   void before_end_of_elaboration() override;
@@ -98,8 +116,21 @@ private:
   void issue_global(uint32_t slot, const WarpInstr& in, Cycle now);
   void issue_shared(uint32_t slot, const WarpInstr& in, Cycle now);
   void arrive_barrier(uint32_t slot, Cycle now);
-  void advance(uint32_t slot); // resume the coroutine after its instruction completed
-  void retire_warp(uint32_t slot);
+  void advance(uint32_t slot);     // resume the coroutine after its instruction completed
+  void retire_warp(uint32_t slot); // its coroutine finished
+  void free_warp(uint32_t slot);   // ... and its writes are acknowledged
+  // Non-blocking writes (sm_ordering.cpp).
+  bool waits_for(WarpInstr::Kind k) const; // does the warp wait for this instruction's replies?
+  bool writes_pending(const WarpSlot& w) const;
+  bool lsu_open() const;              // AT: may a global memory instruction issue now?
+  Cycle take_write_slot(Cycle leave); // lt: when a write request may leave the LD/ST unit
+  void note_write(WarpSlot& w, uint32_t n);
+  void writes_acked(uint32_t slot, uint32_t n);
+  void retire_exited(Cycle now); // lt: exited warps whose writes are acknowledged by now
+  bool wait_for_writes(uint32_t slot, WarpSlot::AfterWrites then);
+  void fence(uint32_t slot, Cycle now);
+  void barrier(uint32_t slot, Cycle now);
+  Cycle cur_cycle() const; // the SM's own cycle (lt: its local time)
   void on_lsu_response(Payload& t);
   void check_bounds(uint32_t slot, const WarpInstr& in) const;
   Cycle next_wakeup(Cycle now) const;
@@ -118,6 +149,7 @@ private:
     uint32_t slot;
     Addr line;
     GpuAccess access;
+    bool write; // a non-blocking red: counted in the warp's writes
   };
   struct LabWait { // continues when every packet numbered below `mark` is acked
     enum Kind : uint8_t { Fence, Barrier, FlushStat } kind;
@@ -132,16 +164,16 @@ private:
     std::deque<LabWait> waits; // in mark order
     TimedQueue timer;
     Cycle next_tick = 0;
-    uint32_t entered = 0; // requests of the head's instruction already in the LAB
+    uint32_t entered = 0; // adjacent requests of the head's warp (and kind) already in the LAB
     bool tick_pending = false;
     sc_core::sc_event settled;
     Counter &icnt_fail, &flushes, &flush_packets, &flush_cycles;
   };
-  void lab_enqueue(uint32_t slot, const LineRequest& r, const WarpInstr& in);
+  void lab_enqueue(uint32_t slot, const LineRequest& r, const WarpInstr& in, bool write);
   void lab_kick();
   void lab_tick();
   void lab_queue_packet(const LabEviction& ev);
-  void lab_request_done(uint32_t slot, uint32_t n);
+  void lab_request_done(uint32_t slot, uint32_t n, bool write);
   void lab_flush_async(Cycle now, bool kernel_end);
   bool lab_ack(Payload& t); // false: not a LAB packet
   bool lab_wait(uint32_t slot, LabWait::Kind kind);
@@ -179,11 +211,20 @@ private:
   std::unique_ptr<LabAt> lab_at_; // AT with a LAB only
   sc_core::sc_event work_, response_;
   Cycle lsu_free_ = 0;
-  uint64_t functional_steps_ = 0; // the LD/ST unit sends one line request per cycle
+  Cycle lt_now_ = 0; // lt: the run loop's local cycle
+  enum class WriteWait : uint8_t { None, Reds, All } write_wait_;
+  uint32_t writes_in_flight_ = 0;     // AT: non-blocking write requests sent or in the LAB queue
+  uint64_t max_writes_in_flight_ = 0; // AT: the most ever (a stat)
+  std::deque<GpuPayload*> write_backlog_; // AT: write requests waiting for a slot
+  std::vector<Cycle> write_slots_lt_;     // lt: acknowledgement cycles, a min-heap
+  uint32_t exited_waiting_ = 0;           // warps exited, waiting for their writes
+  bool skip_write_wait_ = false;          // sm.inject_fault = fence_skips_writes
+  uint64_t functional_steps_ = 0;         // the LD/ST unit sends one line request per cycle
 
   Counter &warp_instructions_, &active_cycles_, &global_requests_, &atomic_requests_, &loads_,
       &stores_, &atomics_, &reds_, &shared_ops_, &barriers_, &fences_, &ctas_done_;
-  Counter &stall_memory_, &stall_barrier_, &stall_scoreboard_, &stall_idle_;
+  Counter &stall_memory_, &stall_barrier_, &stall_scoreboard_, &stall_idle_, &stall_lsu_;
+  Counter &write_requests_, &write_slot_waits_;
   std::array<Counter*, 3> by_scope_{};
   std::array<Counter*, 6> by_order_{};
 };

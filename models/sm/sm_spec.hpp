@@ -15,8 +15,8 @@ struct SmSpec {
   double clock_mhz = 0;
   uint32_t max_threads = 0, max_warps = 0, max_ctas = 0, registers = 0, schedulers = 0;
   uint32_t max_threads_per_block = 0, max_shared_per_block = 0;
-  std::string scheduler, cta_placement;
-  uint32_t alu_latency = 0, fence_latency = 0;
+  std::string scheduler, cta_placement, blocking_writes, inject_fault;
+  uint32_t alu_latency = 0, fence_latency = 0, write_slots = 0;
 
   template <class V>
   void visit(V& v) {
@@ -46,6 +46,16 @@ struct SmSpec {
             "cost of a device/system-scope fence beyond draining the warp's memory operations");
     v.choice(cta_placement, "cta_placement", "round_robin", {"round_robin", "deterministic"},
              "CTA dispatch: next free SM round robin, or CTA i always on SM i % count (DAB)");
+    v.choice(blocking_writes, "blocking_writes", "none", {"none", "reds", "all"},
+             "which writes a warp waits for: none (hardware: ST and RED retire once the LD/ST "
+             "unit takes them), reds (a PTX simulator's atom with an unused destination, as the "
+             "papers' GPGPU-Sim baselines), all (stores too: the model before issue 11)");
+    v.param(write_slots, "write_slots", 256, Range{1, 1 << 16}, "requests",
+            "non-blocking store/red line requests the LD/ST unit keeps in flight per SM; a "
+            "global memory instruction waits while they are all taken");
+    v.choice(inject_fault, "inject_fault", "none", {"none", "fence_skips_writes"},
+             "test hook: a fence that does not wait for the warp's posted stores and reds "
+             "(a broken memory model the message-passing tests must catch)");
   }
   void derive() {
     if (max_threads_per_block > max_threads)

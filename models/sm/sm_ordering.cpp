@@ -1,0 +1,172 @@
+// Non-blocking stores and reds (issue 11) and the ordering points that wait
+// for them. A GPU's ST and RED return no value: the warp goes on once the
+// LD/ST unit took them, and only ordering points (fences, a flushing
+// barrier) and the warp's exit wait for their acknowledgements. Same class
+// as sm_module.cpp; split to keep files small.
+//
+//   issue ST/RED ──► line requests ──► write slot free? ── yes ──► LD/ST port (AT)
+//        │ warp goes on next cycle          │ no                     │
+//        ▼                                  ▼                        ▼
+//   fence / exit ◄── writes == 0 ◄──── write_backlog_ ◄──── ack: writes_acked()
+//
+// sm.blocking_writes chooses which writes the warp waits for instead:
+// `reds` is what the papers' GPGPU-Sim baselines do (a PTX atom with an
+// unused destination still waits), `all` the model before issue 11.
+//
+// Resources: the LD/ST unit keeps at most sm.write_slots non-blocking write
+// requests in flight per SM. AT: a request that finds no slot waits in
+// write_backlog_, and no global memory instruction issues while the backlog
+// is non-empty or every slot is taken (in order: a load must not overtake a
+// store); requests of the AT LAB path take slots too, from issue until they
+// entered the LAB, and may overshoot by one instruction's requests. lt: the
+// slots are the acknowledgement cycles of the writes in flight; a request
+// leaves the LD/ST unit no earlier than the oldest of them when all are
+// taken. Functional mode has no time and nothing is ever in flight.
+#include "models/sm/sm_module.hpp"
+
+#include <algorithm>
+#include <functional>
+
+using namespace sc_core;
+
+namespace tlmgpu {
+
+bool SmModule::waits_for(WarpInstr::Kind k) const {
+  if (k == WarpInstr::Kind::Store) return write_wait_ == WriteWait::All;
+  if (k == WarpInstr::Kind::Red) return write_wait_ != WriteWait::None;
+  return true; // loads and value-returning atomics
+}
+
+Cycle SmModule::cur_cycle() const {
+  return ctx_.mode == TimingMode::LT ? lt_now_ : clk_.now();
+}
+
+bool SmModule::writes_pending(const WarpSlot& w) const {
+  if (ctx_.at()) return w.writes > 0;
+  return ctx_.mode == TimingMode::LT && w.writes_done > lt_now_;
+}
+
+bool SmModule::lsu_open() const {
+  return !ctx_.at() || (write_backlog_.empty() && writes_in_flight_ < spec_.write_slots);
+}
+
+Cycle SmModule::take_write_slot(Cycle leave) {
+  auto later = std::greater<Cycle>();
+  auto& heap = write_slots_lt_;
+  while (!heap.empty() && heap.front() <= leave) {
+    std::pop_heap(heap.begin(), heap.end(), later);
+    heap.pop_back();
+  }
+  if (heap.size() >= spec_.write_slots) {
+    ++write_slot_waits_;
+    leave = std::max(leave, heap.front());
+    std::pop_heap(heap.begin(), heap.end(), later);
+    heap.pop_back();
+  }
+  return leave;
+}
+
+// n write requests of warp `w` now count as in flight (AT).
+void SmModule::note_write(WarpSlot& w, uint32_t n) {
+  w.writes += n;
+  writes_in_flight_ += n;
+  max_writes_in_flight_ = std::max<uint64_t>(max_writes_in_flight_, writes_in_flight_);
+}
+
+// AT: n non-blocking writes of the warp in `slot` are acknowledged (by L2,
+// or by the LAB they entered). Waiting requests take the freed slots; a
+// fence or exit waiting for the warp's writes goes on.
+void SmModule::writes_acked(uint32_t slot, uint32_t n) {
+  WarpSlot& w = warps_[slot];
+  w.writes -= n;
+  writes_in_flight_ -= n;
+  while (!write_backlog_.empty() && writes_in_flight_ < spec_.write_slots) {
+    GpuPayload* p = write_backlog_.front();
+    write_backlog_.pop_front();
+    ++writes_in_flight_;
+    lsu_port_.send(*p);
+  }
+  response_.notify(SC_ZERO_TIME); // the LD/ST unit may take instructions again
+  if (w.writes > 0) return;
+  if (w.exited) {
+    --exited_waiting_;
+    free_warp(slot);
+    return;
+  }
+  const auto then = std::exchange(w.after_writes, WarpSlot::AfterWrites::None);
+  if (then == WarpSlot::AfterWrites::None) return;
+  --w.outstanding;
+  const Cycle now = clk_.now();
+  w.ready_at = std::max(w.ready_at, now + 1);
+  if (then == WarpSlot::AfterWrites::Fence)
+    fence(slot, now);
+  else
+    barrier(slot, now);
+}
+
+// AT: if the warp has writes in flight, the instruction at its head (a fence
+// or a flushing barrier) waits for them: returns true and runs `then` from
+// writes_acked. lt and functional never wait here (lt starts the fence at
+// the warp's writes_done instead).
+bool SmModule::wait_for_writes(uint32_t slot, WarpSlot::AfterWrites then) {
+  WarpSlot& w = warps_[slot];
+  if (!ctx_.at() || w.writes == 0 || skip_write_wait_) return false;
+  w.after_writes = then;
+  ++w.outstanding;
+  return true;
+}
+
+// lt: exited warps free their slots once their last write is acknowledged.
+void SmModule::retire_exited(Cycle now) {
+  for (uint32_t s = 0; s < warps_.size() && exited_waiting_ > 0; ++s) {
+    WarpSlot& w = warps_[s];
+    if (!w.valid || !w.exited || w.writes_done > now || ctx_.at()) continue;
+    --exited_waiting_;
+    free_warp(s);
+  }
+}
+
+// A CTA barrier once the warp's writes are acked (where it waits for them).
+void SmModule::barrier(uint32_t slot, Cycle now) {
+  if (lab_ && ctx_.platform.lab.flush_on_barrier) {
+    flush_lab(false, now);
+    // AT: the warp arrives once L2 acknowledged the LAB packets sent so far.
+    if (lab_at_ && lab_wait(slot, LabWait::Barrier)) return;
+  }
+  enter_barrier(slot, now);
+}
+
+// A fence once the warp's writes are acked: the ordering point itself.
+void SmModule::fence(uint32_t slot, Cycle now) {
+  WarpSlot& w = warps_[slot];
+  // Nothing of this warp is in flight now. A device/system-scope fence is an
+  // acquire point: drop the L1's (possibly stale) copies, as GPU VI
+  // protocols do.
+  w.ready_at = now + (ctx_.timed() ? spec_.fence_latency : 0);
+  if (w.warp->pending()->scope != Scope::Cta) {
+    flush_lab(false, now); // buffered partial updates become visible at the ordering point
+    // AT: the fence completes once L2 acknowledged the LAB packets sent so
+    // far (another SM may read L2 right after it); finish_fence goes on.
+    if (lab_at_ && lab_wait(slot, LabWait::Fence)) return;
+    if (ctx_.at() && l1.core().phi()) {
+      // PHI in AT: the L1's update-only lines and dirty bytes go down its
+      // queue; the warp waits, as for a memory instruction, until everything
+      // the L1 sent so far has reached L2.
+      ++w.outstanding;
+      l1.release_async([this, slot] {
+        WarpSlot& ws = warps_[slot];
+        --ws.outstanding;
+        ws.ready_at = std::max(ws.ready_at, clk_.now() + 1);
+        advance(slot);
+        response_.notify(SC_ZERO_TIME);
+      });
+      return;
+    }
+    // hLRC: the fence waits until the owned lines it releases reach L2.
+    const Cycle released = l1.flush_and_invalidate(now);
+    if (ctx_.timed()) w.ready_at = std::max(w.ready_at, released);
+  }
+  advance(slot);
+}
+
+} // namespace tlmgpu
