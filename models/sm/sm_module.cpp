@@ -2,6 +2,7 @@
 
 #include <tlm_utils/tlm_quantumkeeper.h>
 
+#include <algorithm>
 #include <sstream>
 
 using namespace sc_core;
@@ -79,6 +80,14 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
                       "global loads/stores/atomics/reds with this order");
   for (uint32_t i = 0; i < spec_.schedulers; ++i)
     schedulers_.push_back(make_scheduler(spec_.scheduler));
+  for (const StageType* t : parse_stages(spec_.stages)) {
+    std::string name = t->name; // a type listed twice: probe, probe_1, ...
+    for (size_t k = 1; std::any_of(stages_.begin(), stages_.end(),
+                                   [&](auto& st) { return name == st->basename(); });
+         ++k)
+      name = t->name + "_" + std::to_string(k);
+    stages_.push_back(t->make(name.c_str(), StageContext{ctx, id, stats_}));
+  }
   if (ctx.platform.lab.enabled()) {
     lab_stats_ = std::make_unique<StatGroup>(stats_, "lab");
     lab_ = std::make_unique<LabCore>(ctx.platform.lab, *lab_stats_);
@@ -101,9 +110,18 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
   }
 }
 
+tlm::tlm_target_socket<>& SmModule::path_entry() {
+  if (stages_.empty()) return l1.port.socket;
+  return stages_.front()->upstream();
+}
+
 void SmModule::before_end_of_elaboration() {
+  // The stage chain: LD/ST ──► stage_0 ──► ... ──► L1.
+  for (size_t i = 0; i < stages_.size(); ++i)
+    stages_[i]->downstream().bind(i + 1 < stages_.size() ? stages_[i + 1]->upstream()
+                                                         : l1.port.socket);
   if (!external_lsu_)
-    lsu_port_.socket.bind(l1.port.socket);
+    lsu_port_.socket.bind(path_entry());
   else {
     unused_lsu_ = std::make_unique<tlm_utils::simple_target_socket<SmModule>>("unused_lsu");
     lsu_port_.socket.bind(*unused_lsu_);

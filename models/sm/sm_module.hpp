@@ -16,6 +16,7 @@
 #include "models/sm/scheduler.hpp"
 #include "tlmgpu/device_memory.hpp"
 #include "tlmgpu/sim/kernel.hpp"
+#include "tlmgpu/sim/path_stage.hpp"
 
 #include <deque>
 #include <functional>
@@ -42,10 +43,11 @@ private:
 
 public:
   L1Module l1;
-  // A test initiator may drive the L1 directly when no kernel runs.
+  // A test initiator may drive the memory path (the first stage, else the
+  // L1) directly when no kernel runs.
   tlm::tlm_target_socket<>& lsu() {
     external_lsu_ = true;
-    return l1.port.socket;
+    return path_entry();
   }
 
   // Kernel interface (GpuModule's CTA dispatcher).
@@ -110,6 +112,7 @@ private:
   };
 
   void before_end_of_elaboration() override;
+  tlm::tlm_target_socket<>& path_entry(); // where LD/ST requests enter the path
   void run();
   bool issue_cycle(Cycle now);
   void issue(uint32_t slot, Cycle now);
@@ -197,6 +200,7 @@ private:
   uint64_t next_age_ = 0;
   bool external_lsu_ = false;
   InitiatorPort lsu_port_;
+  std::vector<std::unique_ptr<PathStage>> stages_; // sm.stages, nearest the LD/ST unit first
   std::unique_ptr<tlm_utils::simple_target_socket<SmModule>> unused_lsu_;
   std::unordered_map<Payload*, InFlight> in_flight_;
   std::unique_ptr<StatGroup> mem_ops_;

@@ -15,7 +15,7 @@ struct SmSpec {
   double clock_mhz = 0;
   uint32_t max_threads = 0, max_warps = 0, max_ctas = 0, registers = 0, schedulers = 0;
   uint32_t max_threads_per_block = 0, max_shared_per_block = 0;
-  std::string scheduler, cta_placement, blocking_writes, inject_fault;
+  std::string scheduler, cta_placement, blocking_writes, inject_fault, stages;
   uint32_t alu_latency = 0, fence_latency = 0, write_slots = 0;
 
   template <class V>
@@ -53,6 +53,9 @@ struct SmSpec {
     v.param(write_slots, "write_slots", 256, Range{1, 1 << 16}, "requests",
             "non-blocking store/red line requests the LD/ST unit keeps in flight per SM; a "
             "global memory instruction waits while they are all taken");
+    v.text(stages, "stages", "",
+           "memory-path stages between the LD/ST unit and the L1, comma-separated, nearest the "
+           "LD/ST unit first (types: 'tlmgpu list'; e.g. \"probe\")");
     v.choice(inject_fault, "inject_fault", "none", {"none", "fence_skips_writes"},
              "test hook: a fence that does not wait for the warp's posted stores and reds "
              "(a broken memory model the message-passing tests must catch)");

@@ -4,6 +4,7 @@
 
 #include "tlmgpu/config.hpp"
 #include "tlmgpu/run.hpp"
+#include "tlmgpu/sim/path_stage.hpp"
 
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
@@ -165,6 +166,10 @@ int cmd_list(const Args& args) {
   for (const std::string& b : block_names())
     std::cout << " " << b;
   std::cout << "\n";
+
+  std::cout << "\nmemory-path stages (sm.stages):\n";
+  for (const StageType& t : stage_types())
+    std::cout << "  " << std::left << std::setw(20) << t.name << " " << t.description << "\n";
   return 0;
 }
 
