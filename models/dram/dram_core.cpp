@@ -23,6 +23,14 @@ DramChannelCore::DramChannelCore(const DramSpec& spec) : spec_(spec) {
   else
     throw ConfigError("dram.page_policy: unknown policy '" + spec_.page_policy + "'");
   banks_.resize(spec_.banks);
+  bank_busy_.resize(spec_.banks);
+}
+
+void DramChannelCore::retire(Cycle floor) {
+  if (!time_order_) return;
+  for (IntervalResource& b : bank_busy_)
+    b.retire(floor);
+  bus_busy_.retire(floor);
 }
 
 bool DramChannelCore::row_open(uint32_t bank, uint64_t row) const {
@@ -41,6 +49,7 @@ DramAccessTiming DramChannelCore::service(uint32_t bank, uint64_t row, bool writ
                                           Cycle arrival) {
   assert(bank < banks_.size());
   assert(bursts >= 1);
+  if (time_order_) return service_in_time(bank, row, write, bursts, arrival);
   Bank& b = banks_[bank];
   DramAccessTiming t;
   t.start = arrival;
@@ -87,6 +96,59 @@ DramAccessTiming DramChannelCore::service(uint32_t bank, uint64_t row, bool writ
                                           : last_col + spec_.burst_cycles); // ~tRTP
   if (closed_page_) precharge(b, b.next_pre);
 
+  ++(write ? counters_.writes : counters_.reads);
+  counters_.bursts += bursts;
+  counters_.data_bus_busy_cycles += uint64_t{bursts} * spec_.burst_cycles;
+  t.done = data_end + spec_.latency;
+  return t;
+}
+
+// The same command timing as service(), booked as intervals: the bank is busy
+// from the access's first command until it may serve another row (tRP, tRCD,
+// tRAS and write recovery for an activation; its column slots for a row hit,
+// so hits to an open row still stream), and the bus while the data moves. The
+// access starts at the first cycle >= arrival where both fit. The channel-wide
+// tRRD and tCCD are not booked: with tCCD <= one burst the bus bounds column
+// commands anyway, and tRRD only spaces activations of different banks.
+DramAccessTiming DramChannelCore::service_in_time(uint32_t bank, uint64_t row, bool write,
+                                                  uint32_t bursts, Cycle arrival) {
+  Bank& b = banks_[bank];
+  DramAccessTiming t;
+  Cycle to_col = 0; // first command to first column command
+  if (b.open && b.row == row) {
+    t.row = RowOutcome::Hit;
+    ++counters_.row_hits;
+  } else {
+    t.row = b.open ? RowOutcome::Conflict : RowOutcome::Closed;
+    ++(b.open ? counters_.row_conflicts : counters_.row_closed);
+    if (b.open) ++counters_.precharges, to_col = spec_.tRP;
+    ++counters_.activates;
+    to_col += spec_.tRCD;
+  }
+  const Cycle data_lat = write ? spec_.tWL : spec_.tCL;
+  const Cycle step = std::max<Cycle>(spec_.tCCD, spec_.burst_cycles);
+  const Cycle cols = (bursts - 1) * step;                // first to last column command
+  const Cycle data = cols + spec_.burst_cycles;          // bus occupancy
+  const Cycle tail = write ? data_lat + data + spec_.tWR // last column to precharge ok
+                           : spec_.burst_cycles;
+  Cycle bank_occ = bursts * step;
+  if (t.row != RowOutcome::Hit) // the new row stays open tRAS and until its data is done
+    bank_occ = to_col - spec_.tRCD + std::max<Cycle>(spec_.tRAS, spec_.tRCD + cols + tail);
+  IntervalResource& bb = bank_busy_[bank];
+  Cycle s = arrival;
+  for (;;) { // both constraints only push the start later: this converges
+    s = bb.earliest(s, bank_occ);
+    const Cycle on_bus = bus_busy_.earliest(s + to_col + data_lat, data);
+    if (on_bus == s + to_col + data_lat) break;
+    s = on_bus - to_col - data_lat;
+  }
+  bb.book(s, bank_occ);
+  bus_busy_.book(s + to_col + data_lat, data);
+  b.open = !closed_page_;
+  b.row = row;
+  if (closed_page_) ++counters_.precharges;
+  t.start = s;
+  const Cycle data_end = s + to_col + data_lat + data;
   ++(write ? counters_.writes : counters_.reads);
   counters_.bursts += bursts;
   counters_.data_bus_busy_cycles += uint64_t{bursts} * spec_.burst_cycles;
