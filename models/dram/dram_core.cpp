@@ -23,13 +23,15 @@ DramChannelCore::DramChannelCore(const DramSpec& spec) : spec_(spec) {
   else
     throw ConfigError("dram.page_policy: unknown policy '" + spec_.page_policy + "'");
   banks_.resize(spec_.banks);
-  bank_busy_.resize(spec_.banks);
+  bank_row_.resize(spec_.banks);
+  bank_col_.resize(spec_.banks);
 }
 
 void DramChannelCore::retire(Cycle floor) {
   if (!time_order_) return;
-  for (IntervalResource& b : bank_busy_)
-    b.retire(floor);
+  for (auto* v : {&bank_row_, &bank_col_})
+    for (IntervalResource& b : *v)
+      b.retire(floor);
   bus_busy_.retire(floor);
 }
 
@@ -103,56 +105,72 @@ DramAccessTiming DramChannelCore::service(uint32_t bank, uint64_t row, bool writ
   return t;
 }
 
-// The same command timing as service(), booked as intervals: the bank is busy
-// from the access's first command until it may serve another row (tRP, tRCD,
-// tRAS and write recovery for an activation; its column slots for a row hit,
-// so hits to an open row still stream), and the bus while the data moves. The
-// access starts at the first cycle >= arrival where both fit. The channel-wide
-// tRRD and tCCD are not booked: with tCCD <= one burst the bus bounds column
-// commands anyway, and tRRD only spaces activations of different banks.
+// The same command timing as service(), booked as intervals. A bank books two
+// kinds of time: its row cycle (from PRE or ACT until the row may close:
+// tRP, tRCD, tRAS, write recovery), which only an access that opens a row
+// waits for, and its column slots, which everybody books, so hits to an open
+// row keep streaming right after its activation while a new row waits for
+// every column slot in its window. The bus is booked while data moves. The
+// access starts at the first cycle >= arrival where all of that fits. Not
+// booked: the channel-wide tRRD and tCCD (with tCCD <= a burst the bus bounds
+// column commands anyway; tRRD only spaces activations of different banks).
 DramAccessTiming DramChannelCore::service_in_time(uint32_t bank, uint64_t row, bool write,
                                                   uint32_t bursts, Cycle arrival) {
   Bank& b = banks_[bank];
   DramAccessTiming t;
   Cycle to_col = 0; // first command to first column command
-  if (b.open && b.row == row) {
+  // The bank's row is the one of its latest activation in time (b.act); an
+  // access arriving before that activation cannot know which row was open
+  // then and takes the bank as closed.
+  const bool known = b.open && arrival >= b.act;
+  if (known && b.row == row) {
     t.row = RowOutcome::Hit;
     ++counters_.row_hits;
   } else {
-    t.row = b.open ? RowOutcome::Conflict : RowOutcome::Closed;
-    ++(b.open ? counters_.row_conflicts : counters_.row_closed);
-    if (b.open) ++counters_.precharges, to_col = spec_.tRP;
+    t.row = known ? RowOutcome::Conflict : RowOutcome::Closed;
+    ++(known ? counters_.row_conflicts : counters_.row_closed);
+    if (known) ++counters_.precharges, to_col = spec_.tRP;
     ++counters_.activates;
     to_col += spec_.tRCD;
   }
+  const bool opens = t.row != RowOutcome::Hit;
   const Cycle data_lat = write ? spec_.tWL : spec_.tCL;
   const Cycle step = std::max<Cycle>(spec_.tCCD, spec_.burst_cycles);
-  const Cycle cols = (bursts - 1) * step;                // first to last column command
-  const Cycle data = cols + spec_.burst_cycles;          // bus occupancy
-  const Cycle tail = write ? data_lat + data + spec_.tWR // last column to precharge ok
-                           : spec_.burst_cycles;
-  Cycle bank_occ = bursts * step;
-  if (t.row != RowOutcome::Hit) // the new row stays open tRAS and until its data is done
-    bank_occ = to_col - spec_.tRCD + std::max<Cycle>(spec_.tRAS, spec_.tRCD + cols + tail);
-  IntervalResource& bb = bank_busy_[bank];
+  const Cycle col_occ = bursts * step;                         // column slots
+  const Cycle data = (bursts - 1) * step + spec_.burst_cycles; // bus occupancy
+  const Cycle tail = write ? data_lat + data + spec_.tWR       // first column to precharge ok
+                           : (bursts - 1) * step + spec_.burst_cycles;
+  // PRE (conflict) + the new row's tRAS, or longer if its data needs it.
+  const Cycle row_occ = to_col - spec_.tRCD + std::max<Cycle>(spec_.tRAS, spec_.tRCD + tail);
+  IntervalResource &row_busy = bank_row_[bank], &col_busy = bank_col_[bank];
   Cycle s = arrival;
-  for (;;) { // both constraints only push the start later: this converges
-    s = bb.earliest(s, bank_occ);
+  for (bool moved = true; moved;) { // each constraint only pushes the start later
+    const Cycle before = s;
+    if (opens) {
+      s = row_busy.earliest(s, row_occ);
+      s = col_busy.earliest(s, std::max(row_occ, to_col + col_occ)); // nor other rows' columns
+    } else { // not before the row's activation is done
+      s = col_busy.earliest(std::max(s, b.act + spec_.tRCD), col_occ);
+    }
     const Cycle on_bus = bus_busy_.earliest(s + to_col + data_lat, data);
-    if (on_bus == s + to_col + data_lat) break;
     s = on_bus - to_col - data_lat;
+    moved = s != before;
   }
-  bb.book(s, bank_occ);
+  if (opens) row_busy.book(s, row_occ);
+  col_busy.book(s + to_col, col_occ);
   bus_busy_.book(s + to_col + data_lat, data);
-  b.open = !closed_page_;
-  b.row = row;
+  const Cycle act = s + to_col - spec_.tRCD;
+  if (opens && (!b.open || act >= b.act)) { // the latest activation in time
+    b.open = !closed_page_;
+    b.row = row;
+    b.act = act;
+  }
   if (closed_page_) ++counters_.precharges;
   t.start = s;
-  const Cycle data_end = s + to_col + data_lat + data;
   ++(write ? counters_.writes : counters_.reads);
   counters_.bursts += bursts;
   counters_.data_bus_busy_cycles += uint64_t{bursts} * spec_.burst_cycles;
-  t.done = data_end + spec_.latency;
+  t.done = s + to_col + data_lat + data + spec_.latency;
   return t;
 }
 

@@ -20,7 +20,7 @@
 // an order unrelated to time (temporal decoupling), so busy-until state would
 // queue an early arrival behind an SM that ran ahead. There each bank and the
 // data bus book busy intervals instead (service_in_time); the row a bank has
-// open is still the one the latest call left (call order).
+// open is the one of its latest activation in time.
 #pragma once
 
 #include "models/dram/dram_spec.hpp"
@@ -97,6 +97,7 @@ private:
     Cycle next_act = 0; // tRC after ACT, tRP after PRE
     Cycle next_pre = 0; // tRAS after ACT, tWR after write data, tRTP after read
     Cycle next_col = 0; // tRCD after ACT
+    Cycle act = 0;      // TimeOrder: the open row's ACT (the latest in time)
   };
 
   void precharge(Bank& b, Cycle earliest);
@@ -111,9 +112,10 @@ private:
   Cycle next_col_any_ = 0; // tCCD: column to column across the channel
   Cycle bus_free_ = 0;     // first cycle the shared data bus is idle
   DramChannelCounters counters_;
-  // TimeOrder only: busy intervals of each bank and of the data bus.
+  // TimeOrder only: busy intervals of each bank (row cycles, column slots)
+  // and of the data bus (service_in_time).
   bool time_order_ = false;
-  std::vector<IntervalResource> bank_busy_;
+  std::vector<IntervalResource> bank_row_, bank_col_;
   IntervalResource bus_busy_;
 };
 
