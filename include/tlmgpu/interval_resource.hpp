@@ -101,7 +101,7 @@ public:
     while (head_ < spans_.size() && spans_[head_].end <= before)
       ++head_;
     // Compact now and then, so retiring is O(1) amortised per span.
-    if (head_ >= 64 && head_ * 2 >= spans_.size()) {
+    if (head_ >= 16 && head_ * 2 >= spans_.size()) {
       spans_.erase(spans_.begin(), spans_.begin() + std::ptrdiff_t(head_));
       head_ = 0;
     }

@@ -27,12 +27,9 @@ DramChannelCore::DramChannelCore(const DramSpec& spec) : spec_(spec) {
   bank_col_.resize(spec_.banks);
 }
 
+// Applied lazily to the resources an access touches (a call touches 3 of them).
 void DramChannelCore::retire(Cycle floor) {
-  if (!time_order_) return;
-  for (auto* v : {&bank_row_, &bank_col_})
-    for (IntervalResource& b : *v)
-      b.retire(floor);
-  bus_busy_.retire(floor);
+  floor_ = floor;
 }
 
 bool DramChannelCore::row_open(uint32_t bank, uint64_t row) const {
@@ -143,6 +140,9 @@ DramAccessTiming DramChannelCore::service_in_time(uint32_t bank, uint64_t row, b
   // PRE (conflict) + the new row's tRAS, or longer if its data needs it.
   const Cycle row_occ = to_col - spec_.tRCD + std::max<Cycle>(spec_.tRAS, spec_.tRCD + tail);
   IntervalResource &row_busy = bank_row_[bank], &col_busy = bank_col_[bank];
+  row_busy.retire(floor_);
+  col_busy.retire(floor_);
+  bus_busy_.retire(floor_);
   Cycle s = arrival;
   for (bool moved = true; moved;) { // each constraint only pushes the start later
     const Cycle before = s;

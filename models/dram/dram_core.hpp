@@ -116,6 +116,7 @@ private:
   // and of the data bus (service_in_time).
   bool time_order_ = false;
   std::vector<IntervalResource> bank_row_, bank_col_;
+  Cycle floor_ = 0; // retire(): nothing arrives before it any more
   IntervalResource bus_busy_;
 };
 

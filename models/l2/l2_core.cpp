@@ -257,21 +257,21 @@ Cycle L2Core::schedule_lane_op_lt(Addr addr, unsigned size, Cycle now) {
     }
     return s;
   };
-  // Both constraints only push the start later, so alternating converges.
-  Cycle start = now, tick = 0;
-  for (;;) {
-    start = words_free_from(start);
-    tick = alu_.earliest(start * per, 1);
-    if (tick / per == start) break;
-    start = tick / per;
-  }
-  const Cycle slot = alu_.earliest(now * per, 1) / per; // start if the words were free
   const Cycle words_ready = words_free_from(now);
-  if (words_ready > slot) {
-    ++same_word_serializations_;
-    same_word_wait_cycles_ += words_ready - slot;
+  if (words_ready > now) {
+    const Cycle slot = alu_.earliest(now * per, 1) / per; // start if the words were free
+    if (words_ready > slot) {
+      ++same_word_serializations_;
+      same_word_wait_cycles_ += words_ready - slot;
+    }
   }
-  alu_.acquire(tick, 1); // free at `tick`: starts there, counted like the in-order unit
+  // Both constraints only push the start later, so alternating converges.
+  Cycle start = words_ready, tick = alu_.earliest(start * per, 1);
+  while (tick / per != start) {
+    start = words_free_from(tick / per);
+    tick = alu_.earliest(start * per, 1);
+  }
+  alu_.book(tick, 1); // the unit's own stats are not published
   for (unsigned g = 0; g < granules; ++g)
     words[g]->book(start, lat);
   atomic_wait_cycles_ += start - now;
