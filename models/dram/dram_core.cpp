@@ -23,6 +23,13 @@ DramChannelCore::DramChannelCore(const DramSpec& spec) : spec_(spec) {
   else
     throw ConfigError("dram.page_policy: unknown policy '" + spec_.page_policy + "'");
   banks_.resize(spec_.banks);
+  bank_row_.resize(spec_.banks);
+  bank_col_.resize(spec_.banks);
+}
+
+// Applied lazily to the resources an access touches (a call touches 3 of them).
+void DramChannelCore::retire(Cycle floor) {
+  floor_ = floor;
 }
 
 bool DramChannelCore::row_open(uint32_t bank, uint64_t row) const {
@@ -41,6 +48,7 @@ DramAccessTiming DramChannelCore::service(uint32_t bank, uint64_t row, bool writ
                                           Cycle arrival) {
   assert(bank < banks_.size());
   assert(bursts >= 1);
+  if (time_order_) return service_in_time(bank, row, write, bursts, arrival);
   Bank& b = banks_[bank];
   DramAccessTiming t;
   t.start = arrival;
@@ -91,6 +99,78 @@ DramAccessTiming DramChannelCore::service(uint32_t bank, uint64_t row, bool writ
   counters_.bursts += bursts;
   counters_.data_bus_busy_cycles += uint64_t{bursts} * spec_.burst_cycles;
   t.done = data_end + spec_.latency;
+  return t;
+}
+
+// The same command timing as service(), booked as intervals. A bank books two
+// kinds of time: its row cycle (from PRE or ACT until the row may close:
+// tRP, tRCD, tRAS, write recovery), which only an access that opens a row
+// waits for, and its column slots, which everybody books, so hits to an open
+// row keep streaming right after its activation while a new row waits for
+// every column slot in its window. The bus is booked while data moves. The
+// access starts at the first cycle >= arrival where all of that fits. Not
+// booked: the channel-wide tRRD and tCCD (with tCCD <= a burst the bus bounds
+// column commands anyway; tRRD only spaces activations of different banks).
+DramAccessTiming DramChannelCore::service_in_time(uint32_t bank, uint64_t row, bool write,
+                                                  uint32_t bursts, Cycle arrival) {
+  Bank& b = banks_[bank];
+  DramAccessTiming t;
+  Cycle to_col = 0; // first command to first column command
+  // The bank's row is the one of its latest activation in time (b.act); an
+  // access arriving before that activation cannot know which row was open
+  // then and takes the bank as closed.
+  const bool known = b.open && arrival >= b.act;
+  if (known && b.row == row) {
+    t.row = RowOutcome::Hit;
+    ++counters_.row_hits;
+  } else {
+    t.row = known ? RowOutcome::Conflict : RowOutcome::Closed;
+    ++(known ? counters_.row_conflicts : counters_.row_closed);
+    if (known) ++counters_.precharges, to_col = spec_.tRP;
+    ++counters_.activates;
+    to_col += spec_.tRCD;
+  }
+  const bool opens = t.row != RowOutcome::Hit;
+  const Cycle data_lat = write ? spec_.tWL : spec_.tCL;
+  const Cycle step = std::max<Cycle>(spec_.tCCD, spec_.burst_cycles);
+  const Cycle col_occ = bursts * step;                         // column slots
+  const Cycle data = (bursts - 1) * step + spec_.burst_cycles; // bus occupancy
+  const Cycle tail = write ? data_lat + data + spec_.tWR       // first column to precharge ok
+                           : (bursts - 1) * step + spec_.burst_cycles;
+  // PRE (conflict) + the new row's tRAS, or longer if its data needs it.
+  const Cycle row_occ = to_col - spec_.tRCD + std::max<Cycle>(spec_.tRAS, spec_.tRCD + tail);
+  IntervalResource &row_busy = bank_row_[bank], &col_busy = bank_col_[bank];
+  row_busy.retire(floor_);
+  col_busy.retire(floor_);
+  bus_busy_.retire(floor_);
+  Cycle s = arrival;
+  for (bool moved = true; moved;) { // each constraint only pushes the start later
+    const Cycle before = s;
+    if (opens) {
+      s = row_busy.earliest(s, row_occ);
+      s = col_busy.earliest(s, std::max(row_occ, to_col + col_occ)); // nor other rows' columns
+    } else { // not before the row's activation is done
+      s = col_busy.earliest(std::max(s, b.act + spec_.tRCD), col_occ);
+    }
+    const Cycle on_bus = bus_busy_.earliest(s + to_col + data_lat, data);
+    s = on_bus - to_col - data_lat;
+    moved = s != before;
+  }
+  if (opens) row_busy.book(s, row_occ);
+  col_busy.book(s + to_col, col_occ);
+  bus_busy_.book(s + to_col + data_lat, data);
+  const Cycle act = s + to_col - spec_.tRCD;
+  if (opens && (!b.open || act >= b.act)) { // the latest activation in time
+    b.open = !closed_page_;
+    b.row = row;
+    b.act = act;
+  }
+  if (closed_page_) ++counters_.precharges;
+  t.start = s;
+  ++(write ? counters_.writes : counters_.reads);
+  counters_.bursts += bursts;
+  counters_.data_bus_busy_cycles += uint64_t{bursts} * spec_.burst_cycles;
+  t.done = s + to_col + data_lat + data + spec_.latency;
   return t;
 }
 

@@ -15,9 +15,16 @@
 // Not modelled (no parameter in DramSpec): bank-group tCCD_L, tFAW, refresh,
 // read/write bus turnaround (tWTR/tRTW); read-to-precharge (tRTP) is taken as
 // one burst after the last read command.
+//
+// LT (set_booking(Booking::TimeOrder)): blocking callers reach the channel in
+// an order unrelated to time (temporal decoupling), so busy-until state would
+// queue an early arrival behind an SM that ran ahead. There each bank and the
+// data bus book busy intervals instead (service_in_time); the row a bank has
+// open is the one of its latest activation in time.
 #pragma once
 
 #include "models/dram/dram_spec.hpp"
+#include "tlmgpu/interval_resource.hpp"
 #include "tlmgpu/types.hpp"
 
 #include <cstddef>
@@ -61,9 +68,14 @@ public:
   // `spec` must already be derived (spec.derive()); it is copied.
   explicit DramChannelCore(const DramSpec& spec);
 
+  // Before the first service(); CallOrder (default) is the in-order model.
+  void set_booking(Booking b) { time_order_ = b == Booking::TimeOrder; }
+  // TimeOrder: no access will arrive before `floor` any more.
+  void retire(Cycle floor);
+
   // Serve one access of `bursts` (>= 1) bursts to `row` of `bank`, arriving at
-  // `arrival`, and commit its commands. Accesses of one channel must be
-  // serviced in the order the scheduler chose them.
+  // `arrival`, and commit its commands. CallOrder: accesses of one channel
+  // must be serviced in the order the scheduler chose them.
   DramAccessTiming service(uint32_t bank, uint64_t row, bool write, uint32_t bursts, Cycle arrival);
 
   // Index into `queue` of the request to serve next at `now`, or queue.size()
@@ -85,9 +97,12 @@ private:
     Cycle next_act = 0; // tRC after ACT, tRP after PRE
     Cycle next_pre = 0; // tRAS after ACT, tWR after write data, tRTP after read
     Cycle next_col = 0; // tRCD after ACT
+    Cycle act = 0;      // TimeOrder: the open row's ACT (the latest in time)
   };
 
   void precharge(Bank& b, Cycle earliest);
+  DramAccessTiming service_in_time(uint32_t bank, uint64_t row, bool write, uint32_t bursts,
+                                   Cycle arrival);
 
   DramSpec spec_;
   bool fr_fcfs_ = true;
@@ -97,6 +112,12 @@ private:
   Cycle next_col_any_ = 0; // tCCD: column to column across the channel
   Cycle bus_free_ = 0;     // first cycle the shared data bus is idle
   DramChannelCounters counters_;
+  // TimeOrder only: busy intervals of each bank (row cycles, column slots)
+  // and of the data bus (service_in_time).
+  bool time_order_ = false;
+  std::vector<IntervalResource> bank_row_, bank_col_;
+  Cycle floor_ = 0; // retire(): nothing arrives before it any more
+  IntervalResource bus_busy_;
 };
 
 } // namespace tlmgpu

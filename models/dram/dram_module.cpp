@@ -23,6 +23,9 @@ DramModule::DramModule(sc_module_name n, SimContext& ctx, uint32_t channel, Stat
       queue_wait_(stats_.average("queue_wait", "dram cycles", "arrival to first command")),
       busy_cycles_(
           stats_.counter("data_bus_busy", "dram cycles", "cycles the data bus carried data")) {
+  // LT: the L2 slices call in an order unrelated to time (temporal
+  // decoupling): banks and bus book intervals. AT's scheduler serves in order.
+  core_.set_booking(ctx.mode == TimingMode::LT ? Booking::TimeOrder : Booking::CallOrder);
   stats_.formula("row_hit_rate", "ratio", "row_hits / accesses", [this](StatView v) {
     return ratio(row_hits_.value(v), reads_.value(v) + writes_.value(v));
   });
@@ -89,6 +92,7 @@ void DramModule::b_transport(Payload& t, sc_time& delay) {
   }
   const sc_time arrival_time = sc_time_stamp() + delay;
   const Cycle arrival = clk_.at_or_after(arrival_time);
+  core_.retire(clk_.now()); // nothing arrives before the kernel's time any more
   MemLocation loc = ctx_.address_map.locate(t.get_address());
   DramAccessTiming tm = core_.service(loc.bank, loc.row, t.is_write(), bursts_of(t), arrival);
   record(t, tm, arrival);

@@ -26,6 +26,10 @@ L1Module::L1Module(sc_module_name n, SimContext& ctx, const L1Spec& spec, uint16
       latency_(stats_.average("latency", "cycles",
                               "LT: request to response, end to end; not sampled in AT (time is in "
                               "the SM's stall counters)")) {
+  // LT: the SM calls in issue order, but a kernel-end flush comes at the
+  // kernel's time, behind what the SM booked running ahead; booking intervals
+  // gives the same starts as busy-until for calls in time order.
+  pipe_.set_booking(ctx.mode == TimingMode::LT ? Booking::TimeOrder : Booking::CallOrder);
   port.publish(stats_);
   down.publish(stats_);
   if (spec.atomic_mode == "hlrc") hlrc_init();
@@ -78,6 +82,7 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
   const bool timed = ctx_.timed();
   ++requests_;
   const Cycle arrival = timed ? clk_.at_or_after(sc_time_stamp() + delay) : 0;
+  if (timed) pipe_.retire(clk_.now()); // nothing arrives before the kernel's time any more
   const Cycle start = timed ? pipe_.acquire(arrival, 1) : 0;
   // The MSHR table belongs to the AT path in AT mode: the blocking path (used
   // there for flushes and LAB packets) must not touch its entries.

@@ -7,6 +7,7 @@
 #include "models/hlrc/hlrc_fabric_module.hpp"
 #include "models/l1/l1_core.hpp"
 #include "models/l1/l1_phi_tracker.hpp"
+#include "tlmgpu/interval_resource.hpp"
 #include "tlmgpu/mshr.hpp"
 #include "tlmgpu/pending_fill_overlay.hpp"
 #include "tlmgpu/sim/clock.hpp"
@@ -95,7 +96,7 @@ private:
   StatGroup stats_;
   L1Core core_;
   MshrTable<Payload*> mshr_;
-  BusyUntil pipe_;
+  IntervalResource pipe_; // time-ordered in LT, busy-until otherwise
   std::deque<Payload*> to_down_;
   PendingFillOverlay overlay_;
   size_t miss_queue_;

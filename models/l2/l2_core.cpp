@@ -107,6 +107,17 @@ L2Core::L2Core(const L2Spec& spec, StatGroup& stats)
                 });
 }
 
+void L2Core::set_booking(Booking b) {
+  alu_.set_booking(b);
+  time_order_ = b == Booking::TimeOrder;
+}
+
+void L2Core::retire(Cycle floor) {
+  if (!time_order_) return;
+  alu_.retire(floor * spec_.atomics_per_cycle);
+  word_busy_.retire(floor);
+}
+
 L2Outcome L2Core::access(GpuAccess& a, Addr line, uint8_t* data, const uint8_t* byte_enable,
                          Cycle now, bool replay) {
   if (line != array_.line_of(line)) throw std::invalid_argument("L2Core::access: unaligned line");
@@ -190,7 +201,9 @@ L2Outcome L2Core::rmw(GpuAccess& a, Addr line, bool replay, Cycle now) {
     op.result = apply_atomic(a.op, a.type, &l->data[op.offset], op.operand, op.compare);
     l->dirty_bytes.set_range(op.offset, size);
     // Functional runs have no time: the atomic unit's queueing is skipped.
-    if (timed_) done = std::max(done, schedule_lane_op(line + op.offset, size, now));
+    if (timed_)
+      done = std::max(done, time_order_ ? schedule_lane_op_lt(line + op.offset, size, now)
+                                        : schedule_lane_op(line + op.offset, size, now));
   }
   atomic_lane_ops_ += a.num_lanes;
   out.extra_cycles = done - now;
@@ -218,6 +231,51 @@ Cycle L2Core::schedule_lane_op(Addr addr, unsigned size, Cycle now) {
   for (unsigned g = 0; g < size / 4; ++g)
     word_ready_.set((addr >> 2) + g, finish, now);
   return finish;
+}
+
+// The same unit served in arrival-time order (LT): an op starts at the first
+// cycle >= now where a unit slot is free and its words are free for
+// atomic_latency cycles, wherever earlier calls booked. Unlike the in-order
+// unit, an op waiting for its word does not hold up the ops behind it: with
+// calls out of time order there is no "behind" to hold up.
+Cycle L2Core::schedule_lane_op_lt(Addr addr, unsigned size, Cycle now) {
+  const Cycle per = spec_.atomics_per_cycle, lat = spec_.atomic_latency;
+  const unsigned granules = size / 4;
+  IntervalResource* words[2]; // lane ops are 4 or 8 bytes
+  if (granules == 0 || granules > 2) throw std::invalid_argument("L2Core: lane op size");
+  word_busy_.reserve(granules);
+  for (unsigned g = 0; g < granules; ++g)
+    words[g] = &word_busy_.at((addr >> 2) + g);
+  auto words_free_from = [&](Cycle s) {
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (unsigned g = 0; g < granules; ++g) {
+        const Cycle e = words[g]->earliest(s, lat);
+        moved = moved || e != s;
+        s = e;
+      }
+    }
+    return s;
+  };
+  const Cycle words_ready = words_free_from(now);
+  if (words_ready > now) {
+    const Cycle slot = alu_.earliest(now * per, 1) / per; // start if the words were free
+    if (words_ready > slot) {
+      ++same_word_serializations_;
+      same_word_wait_cycles_ += words_ready - slot;
+    }
+  }
+  // Both constraints only push the start later, so alternating converges.
+  Cycle start = words_ready, tick = alu_.earliest(start * per, 1);
+  while (tick / per != start) {
+    start = words_free_from(tick / per);
+    tick = alu_.earliest(start * per, 1);
+  }
+  alu_.book(tick, 1); // the unit's own stats are not published
+  for (unsigned g = 0; g < granules; ++g)
+    words[g]->book(start, lat);
+  atomic_wait_cycles_ += start - now;
+  return start + lat;
 }
 
 CacheLine& L2Core::install(Addr line, std::optional<Writeback>& wb) {

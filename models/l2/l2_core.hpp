@@ -7,12 +7,17 @@
 // writes, and a later read of a partially valid sector fetches it, the fill
 // leaving the stored bytes alone). Atomics and reductions are performed here.
 //
-// Calls must come in non-decreasing `now` (L2 cycles): the atomic unit is a
-// busy-until resource served in call order.
+// Atomic unit timing has two bookings (set_booking). CallOrder (AT): calls
+// must come in non-decreasing `now` (L2 cycles); the unit is in order, a
+// busy-until resource served in call order. TimeOrder (LT): calls come in any
+// order (temporal decoupling); unit slots and words book intervals, so an op
+// is served in the order of its arrival time, not of its call.
 #pragma once
 
 #include "models/l2/l2_spec.hpp"
+#include "models/l2/word_intervals.hpp"
 #include "tlmgpu/cache_array.hpp"
+#include "tlmgpu/interval_resource.hpp"
 #include "tlmgpu/stats.hpp"
 #include "tlmgpu/timing.hpp"
 #include "tlmgpu/types.hpp"
@@ -63,6 +68,10 @@ public:
   L2Core(const L2Spec& spec, StatGroup& stats);
   // Functional mode: no atomic-unit timing (and no same-word wait counting).
   void set_timed(bool timed) { timed_ = timed; }
+  // Before the first access; see the top of this file.
+  void set_booking(Booking b);
+  // TimeOrder: no access will come with `now` before `floor` any more.
+  void retire(Cycle floor);
 
   // `data` is one line (line_bytes) indexed by offset in the line; loads and
   // atomics read/write it, stores take it with `byte_enable` (line-sized,
@@ -104,17 +113,20 @@ private:
   L2Outcome rmw(GpuAccess& a, Addr line, bool replay, Cycle now);
   // Cycle the atomic unit finishes one lane op on bytes [addr, addr+size).
   Cycle schedule_lane_op(Addr addr, unsigned size, Cycle now);
+  Cycle schedule_lane_op_lt(Addr addr, unsigned size, Cycle now); // TimeOrder
   CacheLine& install(Addr line, std::optional<Writeback>& wb);
 
   L2Spec spec_;
   CacheArray array_;
-  BusyUntil alu_; // in ticks of 1/atomics_per_cycle cycle
-  WordReadyTable word_ready_;
+  IntervalResource alu_{Booking::CallOrder}; // in ticks of 1/atomics_per_cycle cycle
+  WordReadyTable word_ready_;                // CallOrder: last op's finish per word
+  WordIntervals word_busy_;                  // TimeOrder: busy intervals per word
 
   Counter &loads_, &load_hits_, &load_misses_, &stores_, &store_hits_, &atomics_, &atomic_hits_,
       &atomic_misses_, &atomic_lane_ops_, &same_word_serializations_, &same_word_wait_cycles_,
       &atomic_wait_cycles_, &fills_, &writebacks_, &evictions_;
   bool timed_ = true;
+  bool time_order_ = false;
 };
 
 } // namespace tlmgpu

@@ -27,6 +27,12 @@ L2Module::L2Module(sc_module_name n, SimContext& ctx, uint32_t slice, StatGroup&
                               "L2 cycles; LT: arrival to response incl. misses; AT: hits only "
                               "(pipeline + atomic unit)")) {
   core_.set_timed(ctx.timed());
+  // LT: SMs call in an order unrelated to time (temporal decoupling), so the
+  // pipeline books intervals; AT keeps busy-until order (its blocking calls
+  // are flushes and LAB packets; its atomic unit is an in-order queue).
+  const Booking booking = ctx.mode == TimingMode::LT ? Booking::TimeOrder : Booking::CallOrder;
+  pipe_.set_booking(booking);
+  core_.set_booking(booking); // the atomic unit, likewise
   if (ctx.platform.l1.atomic_mode == "hlrc") hlrc_init();
   port.publish(stats_);
   mem.publish(stats_);
@@ -68,6 +74,10 @@ void L2Module::b_transport(Payload& t, sc_time& delay) {
   ++requests_;
   const bool timed = ctx_.timed();
   const Cycle arrival = timed ? clk_.at_or_after(sc_time_stamp() + delay) : 0;
+  if (timed) { // nothing arrives before the kernel's time any more
+    pipe_.retire(clk_.now());
+    core_.retire(clk_.now());
+  }
   const Cycle start = timed ? pipe_.acquire(arrival, 1) : 0;
   // The MSHR table belongs to the AT path in AT mode: the blocking path (used
   // there for flushes and LAB packets) must not touch its entries.

@@ -6,6 +6,7 @@
 #include "models/hlrc/hlrc_fabric_module.hpp"
 #include "models/hlrc/ownership_registry.hpp"
 #include "models/l2/l2_core.hpp"
+#include "tlmgpu/interval_resource.hpp"
 #include "tlmgpu/mshr.hpp"
 #include "tlmgpu/pending_fill_overlay.hpp"
 #include "tlmgpu/sim/clock.hpp"
@@ -78,7 +79,7 @@ private:
   StatGroup stats_;
   L2Core core_;
   MshrTable<Payload*> mshr_;
-  BusyUntil pipe_;
+  IntervalResource pipe_; // time-ordered in LT, busy-until otherwise
   std::deque<GpuPayload*> to_mem_;
   PendingFillOverlay overlay_;
   bool step_pending_ = false;

@@ -1,9 +1,12 @@
-// Kernel-free part of the crossbar: packet sizes in flits and per-port
-// busy-until links for the request and reply networks.
+// Kernel-free part of the crossbar: packet sizes in flits and per-port links
+// for the request and reply networks. Links book busy intervals
+// (IntervalResource): in arrival-time order in LT, where SMs call in an order
+// unrelated to time, and in call order (busy-until) in AT, whose output links
+// are an in-order queue (a packet held at its input holds up the output).
 #pragma once
 
 #include "models/xbar/xbar_spec.hpp"
-#include "tlmgpu/timing.hpp"
+#include "tlmgpu/interval_resource.hpp"
 #include "tlmgpu/types.hpp"
 
 #include <bit>
@@ -37,9 +40,12 @@ inline bool hlrc_on_reply_network(HlrcTraffic c) {
 
 class XbarCore {
 public:
-  XbarCore(const XbarSpec& spec, unsigned sm_ports, unsigned slice_ports, unsigned sector_bytes)
-      : spec_(spec), sector_bytes_(sector_bytes), req_in_(sm_ports), req_out_(slice_ports),
-        resp_in_(slice_ports), resp_out_(sm_ports) {}
+  XbarCore(const XbarSpec& spec, unsigned sm_ports, unsigned slice_ports, unsigned sector_bytes,
+           Booking booking = Booking::CallOrder)
+      : spec_(spec), sector_bytes_(sector_bytes), req_in_(sm_ports, IntervalResource(booking)),
+        req_out_(slice_ports, IntervalResource(booking)),
+        resp_in_(slice_ports, IntervalResource(booking)),
+        resp_out_(sm_ports, IntervalResource(booking)) {}
 
   // Data bytes a packet carries. Requests: stores and atomics carry their
   // sectors (operands); loads only a header. Replies: loads and atomics return
@@ -61,31 +67,38 @@ public:
 
   // Cycle the packet's tail leaves the switch toward its destination, given
   // the cycle it is offered at the source port. Cut-through: the output link
-  // is claimed when the input link starts sending.
-  Cycle traverse_request(unsigned sm, unsigned slice, unsigned flits, Cycle offered) {
-    return traverse(req_in_[sm], req_out_[slice], flits, offered);
+  // is claimed when the input link starts sending. `floor`: no packet will be
+  // offered before it any more (LT: the kernel's time), so the links forget
+  // bookings that ended by then.
+  Cycle traverse_request(unsigned sm, unsigned slice, unsigned flits, Cycle offered,
+                         Cycle floor = 0) {
+    return traverse(req_in_[sm], req_out_[slice], flits, offered, floor);
   }
-  Cycle traverse_reply(unsigned slice, unsigned sm, unsigned flits, Cycle offered) {
-    return traverse(resp_in_[slice], resp_out_[sm], flits, offered);
+  Cycle traverse_reply(unsigned slice, unsigned sm, unsigned flits, Cycle offered,
+                       Cycle floor = 0) {
+    return traverse(resp_in_[slice], resp_out_[sm], flits, offered, floor);
   }
   uint64_t link_wait_cycles() const {
     uint64_t w = 0;
     for (auto* v : {&req_in_, &req_out_, &resp_in_, &resp_out_})
-      for (const BusyUntil& b : *v)
+      for (const IntervalResource& b : *v)
         w += b.wait_cycles();
     return w;
   }
 
 private:
-  Cycle traverse(BusyUntil& in, BusyUntil& out, unsigned flits, Cycle offered) {
+  Cycle traverse(IntervalResource& in, IntervalResource& out, unsigned flits, Cycle offered,
+                 Cycle floor) {
     const Cycle ser = (flits + spec_.flits_per_cycle - 1) / spec_.flits_per_cycle;
+    in.retire(floor);
+    out.retire(floor);
     Cycle s = in.acquire(offered, ser);
     Cycle o = out.acquire(s, ser);
     return o + ser + spec_.latency;
   }
   XbarSpec spec_;
   unsigned sector_bytes_, rmw_reply_bytes_ = 0;
-  std::vector<BusyUntil> req_in_, req_out_, resp_in_, resp_out_;
+  std::vector<IntervalResource> req_in_, req_out_, resp_in_, resp_out_;
 };
 
 } // namespace tlmgpu

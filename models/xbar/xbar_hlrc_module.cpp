@@ -42,8 +42,9 @@ Cycle XbarModule::hlrc_packet(HlrcTraffic cls, unsigned sm, unsigned slice, unsi
   bytes_ += uint64_t(f) * spec_.flit_bytes;
   hlrc_count(cls, f);
   if (!ctx_.timed()) return offered;
-  return reply ? core_.traverse_reply(slice, sm, f, offered)
-               : core_.traverse_request(sm, slice, f, offered);
+  const Cycle now = clk_.now(); // LT: nothing is offered before the kernel's time
+  return reply ? core_.traverse_reply(slice, sm, f, offered, now)
+               : core_.traverse_request(sm, slice, f, offered, now);
 }
 
 } // namespace tlmgpu

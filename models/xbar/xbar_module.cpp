@@ -9,7 +9,8 @@ namespace tlmgpu {
 XbarModule::XbarModule(sc_module_name n, SimContext& ctx, StatGroup& parent)
     : sc_module(n), ctx_(ctx), spec_(ctx.platform.xbar), clk_(ctx.platform.xbar.clock_mhz),
       core_(ctx.platform.xbar, ctx.platform.sm.count, ctx.platform.l2_slices(),
-            ctx.platform.l2.sector_bytes),
+            ctx.platform.l2.sector_bytes,
+            ctx.mode == TimingMode::LT ? Booking::TimeOrder : Booking::CallOrder),
       // A slot holds a packet of up to line-size data; the flit buffer bounds the count.
       out_capacity_(std::max<size_t>(1, ctx.platform.xbar.buffer_flits /
                                             ctx.platform.xbar.flits(ctx.platform.l2.line_bytes))),
@@ -71,14 +72,17 @@ void XbarModule::b_transport(unsigned sm, Payload& t, sc_time& delay) {
     slice_ports[slice]->b_transport(t, delay);
     return;
   }
+  // Every initiator's local time is at or after the kernel's, so nothing is
+  // offered before `now` any more: the links may forget what ended by then.
+  const Cycle now = clk_.now();
   const Cycle offered = clk_.at_or_after(sc_time_stamp() + delay);
   const Cycle at_slice =
-      core_.traverse_request(sm, slice, core_.flits(core_.request_bytes(a)), offered);
+      core_.traverse_request(sm, slice, core_.flits(core_.request_bytes(a)), offered, now);
   req_latency_.sample(double(at_slice - offered));
   delay = clk_.cycles(at_slice) - sc_time_stamp();
   slice_ports[slice]->b_transport(t, delay);
   const Cycle back = clk_.at_or_after(sc_time_stamp() + delay);
-  const Cycle at_sm = core_.traverse_reply(slice, sm, core_.flits(core_.reply_bytes(a)), back);
+  const Cycle at_sm = core_.traverse_reply(slice, sm, core_.flits(core_.reply_bytes(a)), back, now);
   delay = clk_.cycles(at_sm) - sc_time_stamp();
 }
 

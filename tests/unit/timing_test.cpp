@@ -1,10 +1,15 @@
 // Bounded queues refuse at capacity and count it; busy resources serialise
-// and account their waits; stall reasons iterate in a fixed order.
+// and account their waits; interval resources serve in time order whatever
+// the call order; stall reasons iterate in a fixed order.
+#include "tlmgpu/interval_resource.hpp"
 #include "tlmgpu/timing.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace tlmgpu;
@@ -92,4 +97,124 @@ TEST_CASE("StallCounters count by reason in name order", "[timing]") {
   for (const auto& [reason, n] : s)
     order.push_back(reason);
   CHECK(order == std::vector<std::string>{"bank_busy", "credit", "mshr_full"});
+}
+
+TEST_CASE("IntervalResource serves a late call with an earlier arrival in time order",
+          "[timing][interval]") {
+  IntervalResource link;
+  // An initiator running ahead books cycle 900 first...
+  CHECK(link.acquire(900, 4) == 900);
+  // ...and one that is behind in time is not queued after it (BusyUntil: 904).
+  CHECK(link.acquire(100, 4) == 100);
+  CHECK(link.acquire(101, 4) == 104); // behind the cycle-100 booking only
+  CHECK(link.waited() == 1);
+  CHECK(link.wait_cycles() == 3);
+  // A request that does not fit before 900 waits for the end of that booking.
+  CHECK(link.acquire(898, 4) == 904);
+  CHECK(link.free_at() == 908);
+  CHECK(link.uses() == 4);
+  CHECK(link.busy_cycles() == 16);
+  CHECK(link.busy(902));
+  CHECK_FALSE(link.busy(200));
+}
+
+TEST_CASE("IntervalResource reuses gaps and merges touching bookings", "[timing][interval]") {
+  IntervalResource bank;
+  CHECK(bank.acquire(10, 5) == 10); // [10,15)
+  CHECK(bank.acquire(30, 5) == 30); // [30,35)
+  CHECK(bank.spans() == 2);
+  CHECK(bank.acquire(12, 10) == 15); // [15,25): the gap is big enough
+  CHECK(bank.acquire(20, 10) == 35); // [25,30) is too short: after 35
+  CHECK(bank.acquire(25, 5) == 25);  // exactly fills [25,30)
+  CHECK(bank.spans() == 1);          // [10,45) as one span
+  CHECK(bank.earliest(11, 1) == 45);
+  CHECK(bank.earliest(0, 10) == 0);  // before everything
+  CHECK(bank.earliest(0, 11) == 45); // does not fit before 10
+  // Zero occupancy books nothing but does not start inside a busy span.
+  CHECK(bank.acquire(12, 0) == 45);
+  CHECK(bank.acquire(5, 0) == 5);
+  CHECK(bank.spans() == 1);
+}
+
+TEST_CASE("IntervalResource matches BusyUntil when calls come in arrival order",
+          "[timing][interval]") {
+  std::mt19937_64 rng(7);
+  for (int run = 0; run < 50; ++run) {
+    BusyUntil ref;
+    IntervalResource timed(Booking::TimeOrder), ordered(Booking::CallOrder);
+    Cycle arrival = 0;
+    for (int i = 0; i < 2000; ++i) {
+      arrival += rng() % 4; // bursts of equal arrivals and idle gaps
+      const Cycle occ = rng() % 5;
+      const Cycle want = ref.acquire(arrival, occ);
+      REQUIRE(timed.acquire(arrival, occ) == want);
+      REQUIRE(ordered.acquire(arrival, occ) == want);
+      if (i % 16 == 0) timed.retire(arrival);
+    }
+    for (const IntervalResource* r : {&timed, &ordered}) {
+      CHECK(r->free_at() == ref.free_at());
+      CHECK(r->uses() == ref.uses());
+      CHECK(r->busy_cycles() == ref.busy_cycles());
+      CHECK(r->wait_cycles() == ref.wait_cycles());
+      CHECK(r->waited() == ref.waited());
+    }
+  }
+}
+
+TEST_CASE("IntervalResource in CallOrder is BusyUntil whatever the call order",
+          "[timing][interval]") {
+  std::mt19937_64 rng(11);
+  BusyUntil ref;
+  IntervalResource r(Booking::CallOrder);
+  for (int i = 0; i < 5000; ++i) {
+    const Cycle arrival = rng() % 10000, occ = rng() % 6;
+    REQUIRE(r.earliest(arrival, occ) == std::max(arrival, ref.free_at()));
+    REQUIRE(r.acquire(arrival, occ) == ref.acquire(arrival, occ));
+  }
+  CHECK(r.wait_cycles() == ref.wait_cycles());
+  CHECK(r.spans() == 0);
+}
+
+TEST_CASE("IntervalResource in time order: same load, never later than in call order",
+          "[timing][interval]") {
+  // Initiators each run ahead by up to a quantum: calls come in initiator
+  // order, arrivals interleave in time. Booked intervals never overlap.
+  std::mt19937_64 rng(3);
+  IntervalResource timed;
+  BusyUntil ref;
+  std::vector<std::pair<Cycle, Cycle>> booked;
+  uint64_t timed_wait = 0;
+  for (Cycle quantum = 0; quantum < 20; ++quantum)
+    for (int sm = 0; sm < 8; ++sm)
+      for (Cycle t = quantum * 100; t < quantum * 100 + 100; t += 1 + rng() % 20) {
+        const Cycle s = timed.acquire(t, 2);
+        ref.acquire(t, 2);
+        booked.push_back({s, s + 2});
+        timed_wait += s - t;
+      }
+  std::sort(booked.begin(), booked.end());
+  for (size_t i = 1; i < booked.size(); ++i)
+    REQUIRE(booked[i - 1].second <= booked[i].first);
+  CHECK(timed.wait_cycles() == timed_wait);
+  CHECK(timed.wait_cycles() < ref.wait_cycles());
+  CHECK(timed.busy_cycles() == ref.busy_cycles());
+}
+
+TEST_CASE("IntervalResource forgets retired time and bounds its spans", "[timing][interval]") {
+  IntervalResource r;
+  for (Cycle t = 0; t < 1000; ++t)
+    r.acquire(t * 10, 1); // 1000 separate spans
+  CHECK(r.spans() == 1000);
+  r.retire(5000);
+  CHECK(r.spans() == 500);
+  CHECK(r.acquire(5001, 1) == 5001); // the gaps after the horizon are still there
+  CHECK(r.acquire(9990, 1) == 9991);
+  // Without retire(), the oldest spans are folded into one busy span.
+  IntervalResource many;
+  for (Cycle t = 0; t < 3 * IntervalResource::kMaxSpans; ++t)
+    many.acquire(t * 3, 1);
+  CHECK(many.spans() <= IntervalResource::kMaxSpans);
+  CHECK(many.earliest(1, 1) > 1); // folded: the old gaps count as busy
+  const Cycle last = 3 * (3 * IntervalResource::kMaxSpans - 1);
+  CHECK(many.earliest(last - 2, 1) == last - 2); // recent gaps are kept
 }
