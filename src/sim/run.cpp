@@ -11,7 +11,9 @@
 
 #include "models/gpu/gpu_module.hpp"
 
+#include "tlmgpu/sim/path_stage.hpp"
 #include <nlohmann/json.hpp>
+
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include <chrono>
@@ -86,6 +88,11 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
   const WorkloadEntry& entry = find_workload(o.workload);
   WorkloadArgs args(entry.info, o.args);
   std::unique_ptr<Workload> workload = entry.make(args);
+  try { // stage types are known only here, not to the config reader
+    parse_stages(o.platform.sm.stages);
+  } catch (const ConfigError& e) {
+    throw ConfigError(o.platform_path.empty() ? e.what() : o.platform_path + ": " + e.what());
+  }
   std::filesystem::create_directories(o.out_dir);
 
   prepare_kernel(o.platform);

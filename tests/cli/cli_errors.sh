@@ -69,6 +69,11 @@ expect_error "unknown top-level option" 2 "'--bogus'" -- --bogus
 expect_error "unknown run option" 2 "'--bogus'" -- run -p "$MIN" -w x --bogus
 expect_error "missing -p" 2 "--platform" -- run -w x
 expect_error "missing platform file" 2 "$TMP/nope.json" -- run -p "$TMP/nope.json" -w x
+printf '{"extends": "%s", "sm": {"stages": "prob"}}' "$(realpath "$MIN")" >"$TMP/stage.json"
+expect_error "unknown stage type" 2 "$TMP/stage.json" "sm.stages" "did you mean 'probe'" -- \
+  run -p "$TMP/stage.json" -w histogram --out "$TMP/o"
+expect_error "unknown stage type in --set" 2 "sm.stages" "'prob'" -- \
+  run -p "$MIN" -w histogram --set sm.stages=probe,prob --out "$TMP/o"
 expect_error "unknown key via --set" 2 "'l2.wayz'" "did you mean 'l2.ways'" -- \
   run -p "$MIN" -w x --set l2.wayz=4
 expect_error "out of range via --set" 2 "l2.ways: 0 is out of range [1, 1024]" -- \

@@ -137,8 +137,3 @@ TEST_CASE("a user's stage by configuration: random-traffic lt") {
 TEST_CASE("a user's stage by configuration: latency at") {
   check_with_stage("latency", TimingMode::AT);
 }
-
-TEST_CASE("an unknown stage type is a config error naming sm.stages and the nearest type") {
-  Cli c = run_cli("tiny", "histogram", "--set sm.stages=prob", "lt");
-  CHECK(c.rc == 2);
-}
