@@ -82,6 +82,12 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
   const bool timed = ctx_.timed();
   ++requests_;
   const Cycle arrival = timed ? clk_.at_or_after(sc_time_stamp() + delay) : 0;
+  if (a.kind == AccessKind::Fence) { // an ordering point (l1_fence_module.cpp)
+    const Cycle done = lt_fence(a, arrival);
+    t.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (timed) delay = clk_.cycles(std::max(done, arrival)) - sc_time_stamp();
+    return;
+  }
   if (timed) pipe_.retire(clk_.now()); // nothing arrives before the kernel's time any more
   const Cycle start = timed ? pipe_.acquire(arrival, 1) : 0;
   // The MSHR table belongs to the AT path in AT mode: the blocking path (used
@@ -186,6 +192,7 @@ void L1Module::finish(Payload& t, Cycle extra) {
 // Returns false when the request must stay at the head of the queue (stall).
 bool L1Module::attempt(Payload& t, bool replay) {
   GpuAccess& a = access_of(t);
+  if (a.kind == AccessKind::Fence) return fence_attempt(t); // l1_fence_module.cpp
   const Addr line = t.get_address();
   // A replayed waiter was already accepted; only new requests see the limit.
   if (!replay && to_down_.size() >= miss_queue_) return ++stall_miss_queue_, false;

@@ -73,6 +73,10 @@ private:
   void drain_down();
   // shared
   void finish(Payload& t, Cycle extra);
+  // Fences (l1_fence_module.cpp): a device/system-scope fence request writes
+  // back, releases and invalidates as the protocol says, then is answered.
+  Cycle lt_fence(const GpuAccess& a, Cycle arrival);
+  bool fence_attempt(Payload& t);
   // hLRC (l1_hlrc_module.cpp)
   struct Hlrc;
   void hlrc_init();

@@ -196,13 +196,10 @@ void SmModule::lab_progress() {
   if (s.inject.settled()) s.settled.notify(SC_ZERO_TIME);
 }
 
-// A device/system fence whose LAB packets are acknowledged: the acquire
-// side, as in issue() (the LAB excludes PHI and hLRC, so the L1 only drops
-// its copies and writes back dirty bytes).
+// A device/system fence whose LAB packets are acknowledged: the rest of the
+// fence goes down the memory path (sm_ordering.cpp).
 void SmModule::finish_fence(uint32_t slot, Cycle now) {
-  WarpSlot& w = warps_[slot];
-  w.ready_at = std::max(w.ready_at, l1.flush_and_invalidate(now));
-  advance(slot);
+  send_fence(slot, now);
 }
 
 } // namespace tlmgpu

@@ -265,7 +265,7 @@ void SmModule::on_lsu_response(Payload& t) {
   p.release();
   if (--w.outstanding == 0) {
     answer_golden_loads(w);
-    w.ready_at = clk_.now() + 1;
+    w.ready_at = std::max(w.ready_at, clk_.now() + 1); // a fence may add its latency
     advance(slot);
     response_.notify(SC_ZERO_TIME);
   }

@@ -132,6 +132,7 @@ private:
   void retire_exited(Cycle now); // lt: exited warps whose writes are acknowledged by now
   bool wait_for_writes(uint32_t slot, WarpSlot::AfterWrites then);
   void fence(uint32_t slot, Cycle now);
+  void send_fence(uint32_t slot, Cycle now);
   void barrier(uint32_t slot, Cycle now);
   Cycle cur_cycle() const; // the SM's own cycle (lt: its local time)
   void on_lsu_response(Payload& t);

@@ -139,33 +139,42 @@ void SmModule::barrier(uint32_t slot, Cycle now) {
 // A fence once the warp's writes are acked: the ordering point itself.
 void SmModule::fence(uint32_t slot, Cycle now) {
   WarpSlot& w = warps_[slot];
-  // Nothing of this warp is in flight now. A device/system-scope fence is an
-  // acquire point: drop the L1's (possibly stale) copies, as GPU VI
-  // protocols do.
   w.ready_at = now + (ctx_.timed() ? spec_.fence_latency : 0);
-  if (w.warp->pending()->scope != Scope::Cta) {
-    flush_lab(false, now); // buffered partial updates become visible at the ordering point
-    // AT: the fence completes once L2 acknowledged the LAB packets sent so
-    // far (another SM may read L2 right after it); finish_fence goes on.
-    if (lab_at_ && lab_wait(slot, LabWait::Fence)) return;
-    if (ctx_.at() && l1.core().phi()) {
-      // PHI in AT: the L1's update-only lines and dirty bytes go down its
-      // queue; the warp waits, as for a memory instruction, until everything
-      // the L1 sent so far has reached L2.
-      ++w.outstanding;
-      l1.release_async([this, slot] {
-        WarpSlot& ws = warps_[slot];
-        --ws.outstanding;
-        ws.ready_at = std::max(ws.ready_at, clk_.now() + 1);
-        advance(slot);
-        response_.notify(SC_ZERO_TIME);
-      });
-      return;
-    }
-    // hLRC: the fence waits until the owned lines it releases reach L2.
-    const Cycle released = l1.flush_and_invalidate(now);
-    if (ctx_.timed()) w.ready_at = std::max(w.ready_at, released);
+  if (w.warp->pending()->scope == Scope::Cta) return advance(slot);
+  flush_lab(false, now); // buffered partial updates become visible at the ordering point
+  // AT: the fence goes on once L2 acknowledged the LAB packets sent so far
+  // (another SM may read L2 right after it); finish_fence goes on.
+  if (lab_at_ && lab_wait(slot, LabWait::Fence)) return;
+  send_fence(slot, now);
+}
+
+// The fence travels down the memory path as a request (AccessKind::Fence):
+// what the L1 and its protocol buffer (dirty bytes, PHI lines, hLRC owned
+// lines) reaches L2 before the answer, and the L1 drops its copies (the
+// acquire of GPU VI protocols). The warp goes on at the answer.
+void SmModule::send_fence(uint32_t slot, Cycle now) {
+  WarpSlot& w = warps_[slot];
+  GpuAccess a;
+  a.kind = AccessKind::Fence;
+  a.scope = w.warp->pending()->scope;
+  a.order = MemOrder::SeqCst;
+  a.src_sm = id;
+  a.src_warp = uint16_t(slot);
+  a.src_cta = ctas_[w.cta_slot].cta;
+  a.txn_id = ctx_.pool.next_txn_id();
+  GpuPayload* p = ctx_.pool.allocate();
+  p->setup(tlm::TLM_READ_COMMAND, 0, coalescer_.line_bytes(), a);
+  if (ctx_.at()) {
+    in_flight_.emplace(p, InFlight{slot, 0, 0, false});
+    ++w.outstanding;
+    lsu_port_.send(*p);
+    return;
   }
+  sc_time d = ctx_.timed() ? clk_.until(now) : SC_ZERO_TIME;
+  const sc_time base = sc_time_stamp();
+  lsu_port_.b_transport(*p, d);
+  if (ctx_.timed()) w.ready_at = std::max(w.ready_at, clk_.at_or_after(base + d));
+  p->release();
   advance(slot);
 }
 
