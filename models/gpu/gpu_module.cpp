@@ -168,16 +168,16 @@ void GpuModule::synchronize() {
   // its own SM's LAB alone, and a word re-read then would miss the partial
   // values other SMs still buffer.
   if (golden) golden->clear();
-  // Kernel end is a release/acquire point: buffers would flush here (LAB,
-  // DAB, ...) and L1s drop their copies so the next kernel reads fresh data.
-  // hLRC owned lines are written back and released; the kernel ends when the
-  // last one has reached L2.
-  // PHI in AT: the partial-update reds and write-backs the L1s sent down
-  // their queues land first (the flush below takes the blocking path).
+  // Kernel end is a release/acquire point: a system-scope fence travels
+  // down every SM's memory path; each stage drains what it buffers and the
+  // L1 writes back, releases and drops its copies (models/l1/
+  // l1_fence_module.cpp). The kernel ends when every SM's fence is answered.
+  Cycle released = 0;
   for (auto& sm : sms)
-    while (!sm->l1.phi_settled())
-      sc_core::wait(sm->l1.phi_settled_event());
-  const Cycle released = flush_l1s();
+    released = std::max(released, sm->kernel_end_release());
+  for (auto& sm : sms)
+    while (sm->kernel_end_pending())
+      sc_core::wait(sm->kernel_end_event());
   if (ctx_.timed() && released > core_clk.now()) sc_core::wait(core_clk.until(released));
   const Clock core(ctx_.platform.sm.clock_mhz);
   const uint64_t cycles = core.at(sc_core::sc_time_stamp()) - core.at(kernel_start_);

@@ -244,6 +244,13 @@ void SmModule::on_lsu_response(Payload& t) {
   if (it == in_flight_.end() && lab_ack(t)) return; // a LAB packet's reply: dropped, acked
   sc_assert(it != in_flight_.end());
   const uint32_t slot = it->second.slot;
+  if (slot == kNoWarp) { // the kernel end's fence (sm_ordering.cpp)
+    in_flight_.erase(it);
+    static_cast<GpuPayload&>(t).release();
+    kernel_end_pending_ = false;
+    kernel_end_done_.notify(SC_ZERO_TIME);
+    return;
+  }
   if (it->second.write) { // an acknowledgement the warp did not wait for
     in_flight_.erase(it);
     static_cast<GpuPayload&>(t).release();

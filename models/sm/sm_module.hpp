@@ -72,6 +72,13 @@ public:
   void end_of_work(Cycle at, bool others_running);
   Cycle lab_flush_done() const { return work_flush_done_; }
   const LabCore* lab() const { return lab_.get(); }
+  // Kernel end (GpuModule::synchronize, no CTA left): a system-scope fence
+  // down this SM's memory path. functional/lt: returns the SM cycle it was
+  // answered; AT: returns now, and kernel_end_pending() holds until the
+  // answer (kernel_end_event()).
+  Cycle kernel_end_release();
+  bool kernel_end_pending() const { return kernel_end_pending_; }
+  const sc_core::sc_event& kernel_end_event() const { return kernel_end_done_; }
   // AT: no LAB packet queued or waiting for L2's reply (the kernel end waits
   // for it after flush_lab); always true in functional and lt.
   bool lab_settled() const;
@@ -133,6 +140,7 @@ private:
   bool wait_for_writes(uint32_t slot, WarpSlot::AfterWrites then);
   void fence(uint32_t slot, Cycle now);
   void send_fence(uint32_t slot, Cycle now);
+  GpuPayload* fence_payload(Scope scope, uint32_t slot); // slot kNoWarp: the kernel end
   void barrier(uint32_t slot, Cycle now);
   Cycle cur_cycle() const; // the SM's own cycle (lt: its local time)
   void on_lsu_response(Payload& t);
@@ -223,8 +231,12 @@ private:
   std::deque<GpuPayload*> write_backlog_; // AT: write requests waiting for a slot
   std::vector<Cycle> write_slots_lt_;     // lt: acknowledgement cycles, a min-heap
   uint32_t exited_waiting_ = 0;           // warps exited, waiting for their writes
-  bool skip_write_wait_ = false;          // sm.inject_fault = fence_skips_writes
-  uint64_t functional_steps_ = 0;         // the LD/ST unit sends one line request per cycle
+  bool skip_write_wait_ = false;
+  bool kernel_end_pending_ = false; // AT: the kernel-end fence is not answered yet
+  sc_core::sc_event kernel_end_done_;
+  static constexpr uint32_t kNoWarp = ~0u; // in_flight_ slot of the kernel-end fence          //
+                                           // sm.inject_fault = fence_skips_writes
+  uint64_t functional_steps_ = 0;          // the LD/ST unit sends one line request per cycle
 
   Counter &warp_instructions_, &active_cycles_, &global_requests_, &atomic_requests_, &loads_,
       &stores_, &atomics_, &reds_, &shared_ops_, &barriers_, &fences_, &ctas_done_;

@@ -152,18 +152,44 @@ void SmModule::fence(uint32_t slot, Cycle now) {
 // what the L1 and its protocol buffer (dirty bytes, PHI lines, hLRC owned
 // lines) reaches L2 before the answer, and the L1 drops its copies (the
 // acquire of GPU VI protocols). The warp goes on at the answer.
-void SmModule::send_fence(uint32_t slot, Cycle now) {
-  WarpSlot& w = warps_[slot];
+GpuPayload* SmModule::fence_payload(Scope scope, uint32_t slot) {
   GpuAccess a;
   a.kind = AccessKind::Fence;
-  a.scope = w.warp->pending()->scope;
+  a.scope = scope;
   a.order = MemOrder::SeqCst;
   a.src_sm = id;
   a.src_warp = uint16_t(slot);
-  a.src_cta = ctas_[w.cta_slot].cta;
+  a.src_cta = slot == kNoWarp ? 0 : ctas_[warps_[slot].cta_slot].cta;
   a.txn_id = ctx_.pool.next_txn_id();
   GpuPayload* p = ctx_.pool.allocate();
   p->setup(tlm::TLM_READ_COMMAND, 0, coalescer_.line_bytes(), a);
+  return p;
+}
+
+// The kernel end's release, sent from the host's thread once every CTA
+// retired (so no write of this SM is in flight). A traffic generator that
+// drives the path itself (lsu()) has no LD/ST port: its L1 is flushed
+// directly.
+Cycle SmModule::kernel_end_release() {
+  const Cycle now = clk_.now();
+  if (external_lsu_) return l1.flush_and_invalidate(now);
+  GpuPayload* p = fence_payload(Scope::System, kNoWarp);
+  if (ctx_.at()) {
+    in_flight_.emplace(p, InFlight{kNoWarp, 0, 0, false});
+    kernel_end_pending_ = true;
+    lsu_port_.send(*p);
+    return now;
+  }
+  sc_time d = SC_ZERO_TIME;
+  const sc_time base = sc_time_stamp();
+  lsu_port_.b_transport(*p, d);
+  p->release();
+  return ctx_.timed() ? clk_.at_or_after(base + d) : now;
+}
+
+void SmModule::send_fence(uint32_t slot, Cycle now) {
+  WarpSlot& w = warps_[slot];
+  GpuPayload* p = fence_payload(w.warp->pending()->scope, slot);
   if (ctx_.at()) {
     in_flight_.emplace(p, InFlight{slot, 0, 0, false});
     ++w.outstanding;
