@@ -16,6 +16,7 @@
 // the model, not just fix the call order.
 #pragma once
 
+#include "tlmgpu/timing.hpp"
 #include "tlmgpu/types.hpp"
 
 #include <algorithm>
@@ -30,7 +31,7 @@ enum class Booking : uint8_t {
   TimeOrder, // intervals: served in arrival-time order, gaps are reused
 };
 
-class IntervalResource {
+class IntervalResource : public ResourceUse {
 public:
   // Live spans beyond this are folded, oldest first, into one busy span: a
   // bound on memory and search time if the owner never calls retire(). A
@@ -49,12 +50,7 @@ public:
   Cycle acquire(Cycle arrival, Cycle occupancy) {
     const Cycle start = earliest(arrival, occupancy);
     book(start, occupancy);
-    ++uses_;
-    busy_cycles_ += occupancy;
-    if (start > arrival) {
-      ++waited_;
-      wait_cycles_ += start - arrival;
-    }
+    note_use(arrival, start, occupancy);
     return start;
   }
 
@@ -112,7 +108,7 @@ public:
     spans_.clear();
     head_ = 0;
     free_at_ = 0;
-    uses_ = busy_cycles_ = wait_cycles_ = waited_ = 0;
+    clear_uses();
   }
 
   bool busy(Cycle now) const {
@@ -123,10 +119,6 @@ public:
   }
   Cycle free_at() const { return free_at_; }             // end of the latest booking
   size_t spans() const { return spans_.size() - head_; } // live busy intervals
-  uint64_t uses() const { return uses_; }
-  uint64_t busy_cycles() const { return busy_cycles_; }
-  uint64_t wait_cycles() const { return wait_cycles_; } // sum of (start - arrival)
-  uint64_t waited() const { return waited_; }           // acquisitions that had to wait
 
 private:
   struct Span {
@@ -164,7 +156,6 @@ private:
   std::vector<Span> spans_; // live ones from head_ on
   size_t head_ = 0;
   Cycle free_at_ = 0;
-  uint64_t uses_ = 0, busy_cycles_ = 0, wait_cycles_ = 0, waited_ = 0;
 };
 
 } // namespace tlmgpu

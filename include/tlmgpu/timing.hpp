@@ -69,33 +69,47 @@ private:
   size_t max_occupancy_ = 0;
 };
 
-// A resource (bank, port, link) that serves one request at a time and is free
-// again at `free_at()`. Requests are served in the order acquire() is called,
-// so callers must call it in arrival order for the waits to be meaningful.
-class BusyUntil {
+// What a shared resource's users cost it: uses, busy cycles, and the waits
+// (BusyUntil here, IntervalResource in interval_resource.hpp).
+class ResourceUse {
 public:
-  // Returns the cycle the request starts: max(arrival, free_at).
-  Cycle acquire(Cycle arrival, Cycle occupancy) {
-    const Cycle start = std::max(arrival, free_at_);
-    free_at_ = start + occupancy;
+  uint64_t uses() const { return uses_; }
+  uint64_t busy_cycles() const { return busy_cycles_; }
+  uint64_t wait_cycles() const { return wait_cycles_; } // sum of (start - arrival)
+  uint64_t waited() const { return waited_; }           // acquisitions that had to wait
+
+protected:
+  void note_use(Cycle arrival, Cycle start, Cycle occupancy) {
     ++uses_;
     busy_cycles_ += occupancy;
     if (start > arrival) {
       ++waited_;
       wait_cycles_ += start - arrival;
     }
+  }
+  void clear_uses() { uses_ = busy_cycles_ = wait_cycles_ = waited_ = 0; }
+
+private:
+  uint64_t uses_ = 0, busy_cycles_ = 0, wait_cycles_ = 0, waited_ = 0;
+};
+
+// A resource (bank, port, link) that serves one request at a time and is free
+// again at `free_at()`. Requests are served in the order acquire() is called,
+// so callers must call it in arrival order for the waits to be meaningful.
+class BusyUntil : public ResourceUse {
+public:
+  // Returns the cycle the request starts: max(arrival, free_at).
+  Cycle acquire(Cycle arrival, Cycle occupancy) {
+    const Cycle start = std::max(arrival, free_at_);
+    free_at_ = start + occupancy;
+    note_use(arrival, start, occupancy);
     return start;
   }
   bool busy(Cycle now) const { return now < free_at_; }
   Cycle free_at() const { return free_at_; }
-  uint64_t uses() const { return uses_; }
-  uint64_t busy_cycles() const { return busy_cycles_; }
-  uint64_t wait_cycles() const { return wait_cycles_; } // sum of (start - arrival)
-  uint64_t waited() const { return waited_; }           // acquisitions that had to wait
 
 private:
   Cycle free_at_ = 0;
-  uint64_t uses_ = 0, busy_cycles_ = 0, wait_cycles_ = 0, waited_ = 0;
 };
 
 // Stall counts by reason ("mshr_full", "bank_busy", "credit", ...). Ordered by

@@ -9,28 +9,15 @@
 
 #include "tlmgpu/sim/path_stage.hpp"
 
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
-
 namespace tlmgpu {
 
-class ProbeModule : public PathStage {
+class ProbeModule : public PassThroughStage {
 public:
   ProbeModule(sc_core::sc_module_name n, const StageContext& c);
-  tlm::tlm_target_socket<>& upstream() override { return up_; }
-  tlm::tlm_initiator_socket<>& downstream() override { return down_; }
 
 private:
-  void count(tlm::tlm_generic_payload& t);
-  void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& d);
-  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph,
-                                     sc_core::sc_time& d);
-  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph,
-                                     sc_core::sc_time& d);
-  unsigned transport_dbg(tlm::tlm_generic_payload& t);
+  void on_request(tlm::tlm_generic_payload& t) override;
 
-  tlm_utils::simple_target_socket<ProbeModule> up_;
-  tlm_utils::simple_initiator_socket<ProbeModule> down_;
   StatGroup stats_;
   Counter &requests_, &loads_, &stores_, &atomics_, &reds_, &other_;
 };

@@ -174,11 +174,8 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
       const Cycle entered = enter + ctx_.platform.lab.latency;
       if (!posted)
         done = std::max(done, entered);
-      else if (lt) {
-        w.writes_done = std::max(w.writes_done, entered);
-        write_slots_lt_.push_back(entered);
-        std::push_heap(write_slots_lt_.begin(), write_slots_lt_.end(), std::greater<Cycle>());
-      }
+      else if (lt)
+        note_write_lt(w, entered);
       continue;
     }
     GpuPayload* p = ctx_.pool.allocate();
@@ -218,11 +215,8 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
       const Cycle acked = clk_.at_or_after(base + d);
       if (!posted)
         done = std::max(done, acked);
-      else if (lt) {
-        w.writes_done = std::max(w.writes_done, acked);
-        write_slots_lt_.push_back(acked);
-        std::push_heap(write_slots_lt_.begin(), write_slots_lt_.end(), std::greater<Cycle>());
-      }
+      else if (lt)
+        note_write_lt(w, acked);
     }
     if (in.kind == WarpInstr::Kind::Load)
       coalescer_.scatter_load(in, r, p->data(), w.warp->results());

@@ -135,6 +135,7 @@ private:
   bool lsu_open() const;              // AT: may a global memory instruction issue now?
   Cycle take_write_slot(Cycle leave); // lt: when a write request may leave the LD/ST unit
   void note_write(WarpSlot& w, uint32_t n);
+  void note_write_lt(WarpSlot& w, Cycle acked);
   void writes_acked(uint32_t slot, uint32_t n);
   void retire_exited(Cycle now); // lt: exited warps whose writes are acknowledged by now
   bool wait_for_writes(uint32_t slot, WarpSlot::AfterWrites then);

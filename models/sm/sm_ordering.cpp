@@ -66,6 +66,14 @@ Cycle SmModule::take_write_slot(Cycle leave) {
   return leave;
 }
 
+// lt: a posted write of warp `w` is acknowledged at `acked`; it holds a
+// write slot until then.
+void SmModule::note_write_lt(WarpSlot& w, Cycle acked) {
+  w.writes_done = std::max(w.writes_done, acked);
+  write_slots_lt_.push_back(acked);
+  std::push_heap(write_slots_lt_.begin(), write_slots_lt_.end(), std::greater<Cycle>());
+}
+
 // n write requests of warp `w` now count as in flight (AT).
 void SmModule::note_write(WarpSlot& w, uint32_t n) {
   w.writes += n;

@@ -18,6 +18,35 @@ std::vector<StageType>& registry() {
 }
 } // namespace
 
+PassThroughStage::PassThroughStage(sc_core::sc_module_name n)
+    : PathStage(n), up_("up"), down_("down") {
+  up_.register_b_transport(this, &PassThroughStage::b_transport);
+  up_.register_nb_transport_fw(this, &PassThroughStage::fw);
+  up_.register_transport_dbg(this, &PassThroughStage::dbg);
+  down_.register_nb_transport_bw(this, &PassThroughStage::bw);
+}
+
+void PassThroughStage::b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& d) {
+  on_request(t);
+  down_->b_transport(t, d);
+}
+
+// AT: BEGIN_REQ is a new request; the other phases only pass through.
+tlm::tlm_sync_enum PassThroughStage::fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph,
+                                        sc_core::sc_time& d) {
+  if (ph == tlm::BEGIN_REQ) on_request(t);
+  return down_->nb_transport_fw(t, ph, d);
+}
+
+tlm::tlm_sync_enum PassThroughStage::bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph,
+                                        sc_core::sc_time& d) {
+  return up_->nb_transport_bw(t, ph, d);
+}
+
+unsigned PassThroughStage::dbg(tlm::tlm_generic_payload& t) {
+  return down_->transport_dbg(t);
+}
+
 void register_stage(StageType t) {
   auto& all = registry();
   auto it =

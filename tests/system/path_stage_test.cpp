@@ -17,6 +17,8 @@ using namespace tlmgpu::test;
 
 namespace {
 
+// Written on raw sockets, not on the library's PassThroughStage, so that it
+// checks the binding contract independently of the code the probe uses.
 // Forwards every call unchanged and counts requests: b_transport calls in
 // functional/lt, BEGIN_REQs in at. It keeps its count in a plain counter
 // under the SM's stats (gpu.sm_<i>.passthrough.seen).

@@ -15,6 +15,8 @@
 
 #include <systemc>
 #include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include <functional>
 #include <memory>
@@ -28,6 +30,29 @@ public:
   using sc_core::sc_module::sc_module;
   virtual tlm::tlm_target_socket<>& upstream() = 0;
   virtual tlm::tlm_initiator_socket<>& downstream() = 0;
+};
+
+// A stage that forwards every call unchanged (b_transport, the 4-phase
+// protocol both ways, debug) and lets a subclass look at each new request:
+// on_request() sees every b_transport and every BEGIN_REQ. The probe stage
+// and tests' stages are this; a stage that holds or makes requests is not.
+class PassThroughStage : public PathStage {
+public:
+  explicit PassThroughStage(sc_core::sc_module_name n);
+  tlm::tlm_target_socket<>& upstream() override { return up_; }
+  tlm::tlm_initiator_socket<>& downstream() override { return down_; }
+
+protected:
+  virtual void on_request(tlm::tlm_generic_payload& t) = 0;
+
+private:
+  void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& d);
+  tlm::tlm_sync_enum fw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
+  tlm::tlm_sync_enum bw(tlm::tlm_generic_payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
+  unsigned dbg(tlm::tlm_generic_payload& t);
+
+  tlm_utils::simple_target_socket<PassThroughStage> up_;
+  tlm_utils::simple_initiator_socket<PassThroughStage> down_;
 };
 
 // What a stage is built with: the run's context, its SM, and the SM's stats

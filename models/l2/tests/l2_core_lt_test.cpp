@@ -1,34 +1,17 @@
 // The L2 atomic unit in LT booking (Booking::TimeOrder): calls come in any
 // time order; unit slots and words book intervals. 4-cycle ops, as in
 // l2_core_test.cpp.
-#include "models/l2/l2_core.hpp"
+#include "models/l2/tests/l2_test_helpers.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <array>
 
 using namespace tlmgpu;
+using tlmgpu::test::counter;
+using tlmgpu::test::small_spec;
 
 namespace {
-
-L2Spec small_spec(uint32_t atomics_per_cycle = 1) {
-  auto s = defaults<L2Spec>();
-  s.line_bytes = 128;
-  s.sector_bytes = 32;
-  s.ways = 2;
-  s.sets = 4;
-  s.slice_bytes = s.sets * s.ways * s.line_bytes;
-  s.sectors_per_line = 4;
-  s.atomic_latency = 4;
-  s.atomics_per_cycle = atomics_per_cycle;
-  return s;
-}
-
-uint64_t counter(const StatGroup& g, const char* name) {
-  auto* c = dynamic_cast<const Counter*>(g.find(name));
-  REQUIRE(c);
-  return c->value();
-}
 
 GpuAccess add_at(uint16_t off, DataType t = DataType::U32) {
   GpuAccess a;

@@ -1,6 +1,6 @@
 // L2 slice core: 4 sets x 2 ways x 128 B lines of 4 x 32 B sectors, so lines
 // 0x000, 0x200 and 0x400 share set 0. Atomic unit: 4-cycle ops, 1 per cycle.
-#include "models/l2/l2_core.hpp"
+#include "models/l2/tests/l2_test_helpers.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -8,27 +8,11 @@
 #include <cstring>
 
 using namespace tlmgpu;
+using tlmgpu::test::counter;
+using tlmgpu::test::small_spec;
 
 namespace {
 
-L2Spec small_spec(uint32_t atomics_per_cycle = 1) {
-  auto s = defaults<L2Spec>();
-  s.line_bytes = 128;
-  s.sector_bytes = 32;
-  s.ways = 2;
-  s.sets = 4;
-  s.slice_bytes = s.sets * s.ways * s.line_bytes;
-  s.sectors_per_line = 4;
-  s.atomic_latency = 4;
-  s.atomics_per_cycle = atomics_per_cycle;
-  return s;
-}
-
-uint64_t counter(const StatGroup& g, const char* name) {
-  auto* c = dynamic_cast<const Counter*>(g.find(name));
-  REQUIRE(c);
-  return c->value();
-}
 double formula(const StatGroup& g, const char* name) {
   auto* f = dynamic_cast<const Formula*>(g.find(name));
   REQUIRE(f);
