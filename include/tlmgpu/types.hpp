@@ -30,6 +30,11 @@ enum class AtomicOp : uint8_t { Add, Sub, Min, Max, Inc, Dec, And, Or, Xor, Exch
 enum class DataType : uint8_t { U32, S32, U64, F32, F64 };
 enum class MemOrder : uint8_t { Relaxed, Acquire, Release, AcqRel, SeqCst, Commutative };
 enum class Scope : uint8_t { Cta, Device, System };
+// Which ordering point an AccessKind::Fence request is (docs/architecture.md,
+// "The memory path"): a warp's fence, a CTA barrier sent down the path
+// because a stage asked for it (PathStage::orders_barriers), or the kernel
+// end's system-scope release. Stages drain by scope; the kind tells them why.
+enum class FenceKind : uint8_t { Fence, Barrier, KernelEnd };
 
 constexpr unsigned size_of(DataType t) {
   return (t == DataType::U64 || t == DataType::F64) ? 8 : 4;
@@ -68,7 +73,8 @@ struct GpuAccess {
   DataType type = DataType::U32;
   MemOrder order = MemOrder::Relaxed;
   Scope scope = Scope::Device;
-  uint32_t sector_mask = 0; // sectors of the line this access touches
+  FenceKind fence = FenceKind::Fence; // AccessKind::Fence only
+  uint32_t sector_mask = 0;           // sectors of the line this access touches
   uint16_t src_sm = 0;
   uint16_t src_warp = 0;
   uint32_t src_cta = 0;

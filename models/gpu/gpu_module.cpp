@@ -42,17 +42,9 @@ GpuModule::GpuModule(sc_module_name n, SimContext& ctx)
     ctx.hlrc = hlrc.get();
   }
   atomic_profile = std::make_unique<AtomicProfile>(stats, p.l2.line_bytes);
-  // A word's first golden value in a kernel is the coherent one (L2 over
-  // DRAM). No partial value of it is in flight then: every partial comes from
-  // a LAB lane that went through the golden memory first, and the previous
-  // kernel's flush has landed.
-  if (p.lab.enabled() && p.lab.mode == "paper_compatible")
-    golden = std::make_unique<GoldenMemory>(
-        [this](Addr a, uint8_t* dst, size_t n) { debug_read(a, dst, n); });
   for (auto& sm : sms) {
     sm->on_cta_done = [this](uint16_t id, Cycle at) { cta_done(id, at); };
     sm->atomic_profile = atomic_profile.get();
-    sm->golden_memory = golden.get();
   }
   kernel_cycles_ = &stats.counter("kernel_cycles", "cycles",
                                   "core cycles from launch to the last CTA's retirement");
@@ -70,11 +62,12 @@ void GpuModule::launch(KernelLaunch k) {
   } catch (const std::invalid_argument& e) {
     throw SimError("launch of kernel '" + k.name + "' refused: " + e.what());
   }
-  // The unified SRAM is re-split per launch (Volta adaptive carve-out and the
-  // LAB's lines); every L1 is empty here, the previous kernel end dropped it.
+  // The unified SRAM is re-split per launch (Volta adaptive carve-out and
+  // what the path's stages claim); every L1 is empty here, the previous
+  // kernel end dropped it.
   try {
-    const SramSplit split =
-        sram_split(p.l1, p.lab, occ.ctas_per_sm * k.shared_bytes, p.sm.unified_sram_bytes);
+    const SramSplit split = sram_split(p.l1, sms.front()->sram_claim(),
+                                       occ.ctas_per_sm * k.shared_bytes, p.sm.unified_sram_bytes);
     if (split.l1_ways == 0 && p.l1.atomic_mode != "bypass")
       throw ConfigError("l1.atomic_mode = " + p.l1.atomic_mode +
                         " needs an L1, and the SRAM split leaves none for this kernel");
@@ -92,6 +85,7 @@ void GpuModule::launch(KernelLaunch k) {
   running_ = true;
   kernel_start_ = sc_core::sc_time_stamp();
   last_retire_ = 0;
+  released_ = 0;
   dispatch();
 }
 
@@ -123,15 +117,14 @@ void GpuModule::cta_done(uint16_t sm, Cycle at) {
   dispatcher_->retire(sm);
   if ((++ctas_retired_ & 63) == 0) progress(false);
   dispatch();
-  // Per-SM kernel end (notes §1.7 [C]): once every CTA is placed, an SM with
-  // none left flushes its LAB now, so the flush bursts of SMs that finish
-  // early overlap the others' work. ANBF's flush costs nothing and waits
-  // for the kernel end (synchronize). In lt the flush starts at the
-  // retiring SM's local time, which the kernel end waits for too.
-  if (ctx_.platform.lab.enabled() && ctx_.platform.lab.variant != "no_flush_cost" &&
-      dispatcher_->dispatched() == dispatcher_->num_ctas())
+  // Per-SM kernel end: once every CTA is placed, an SM with none left sends
+  // its kernel-end release down its memory path now, so what its stages and
+  // L1 drain overlaps the other SMs' work (GPGPU-Sim flushes a cluster's L1
+  // once it has no CTA). In lt it leaves at the retiring SM's local time;
+  // the kernel end waits for its answer.
+  if (dispatcher_->dispatched() == dispatcher_->num_ctas())
     for (auto& s : sms)
-      if (!s->busy()) s->end_of_work(at, !dispatcher_->all_done());
+      if (!s->busy()) released_ = std::max(released_, s->kernel_end_release(at));
   if (dispatcher_->all_done()) kernel_done_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -144,41 +137,17 @@ void GpuModule::synchronize() {
   if (ctx_.timed() && last_retire_ > core_clk.now()) sc_core::wait(core_clk.until(last_retire_));
   running_ = false;
   progress(true);
-  // LAB flush at kernel end: each SM flushed when it ran out of CTAs
-  // (cta_done; its packets queue on its own port); ANBF's flush and SMs that
-  // got no CTA flush here. The kernel is done when the last packet landed.
-  // AT: LAB packets are AT requests and the kernel ends when L2 answered
-  // every one (notes §1.7: "the next kernel waits for the drain"); ANBF's
-  // free flush takes the blocking path, so the evictions still in flight
-  // land first (that path is unsafe beside AT traffic).
-  auto lab_drain = [this] {
-    for (auto& sm : sms)
-      while (!sm->lab_settled())
-        sc_core::wait(sm->lab_settled_event());
-  };
-  if (ctx_.platform.lab.variant == "no_flush_cost") lab_drain();
-  Cycle flushed = 0;
-  for (auto& sm : sms) // the SMs end_of_work did not flush (ANBF, no CTA)
-    flushed = std::max({flushed, sm->flush_lab(true), sm->lab_flush_done()});
-  if (ctx_.timed() && flushed > core_clk.now()) sc_core::wait(core_clk.until(flushed));
-  lab_drain();
-  // Every LAB is empty now and L2 holds every buffered update, so the golden
-  // memory may forget its words: the next kernel reads them afresh, with
-  // whatever the host writes in between. Only here: a device fence flushes
-  // its own SM's LAB alone, and a word re-read then would miss the partial
-  // values other SMs still buffer.
-  if (golden) golden->clear();
-  // Kernel end is a release/acquire point: a system-scope fence travels
-  // down every SM's memory path; each stage drains what it buffers and the
-  // L1 writes back, releases and drops its copies (models/l1/
-  // l1_fence_module.cpp). The kernel ends when every SM's fence is answered.
-  Cycle released = 0;
+  // Kernel end is a release/acquire point: a system-scope release travels
+  // down every SM's memory path (most SMs sent theirs when they ran out of
+  // CTAs, cta_done); each stage drains what it buffers and the L1 writes
+  // back, releases and drops its copies (models/l1/l1_fence_module.cpp).
+  // The kernel ends when every SM's release is answered.
   for (auto& sm : sms)
-    released = std::max(released, sm->kernel_end_release());
+    released_ = std::max(released_, sm->kernel_end_release());
   for (auto& sm : sms)
     while (sm->kernel_end_pending())
       sc_core::wait(sm->kernel_end_event());
-  if (ctx_.timed() && released > core_clk.now()) sc_core::wait(core_clk.until(released));
+  if (ctx_.timed() && released_ > core_clk.now()) sc_core::wait(core_clk.until(released_));
   const Clock core(ctx_.platform.sm.clock_mhz);
   const uint64_t cycles = core.at(sc_core::sc_time_stamp()) - core.at(kernel_start_);
   *kernel_cycles_ += cycles;

@@ -9,7 +9,6 @@
 #include "models/dram/dram_module.hpp"
 #include "models/hlrc/hlrc_fabric_module.hpp"
 #include "models/l2/l2_module.hpp"
-#include "models/lab/golden_memory.hpp"
 #include "models/sm/cta_dispatcher.hpp"
 #include "models/sm/sm_module.hpp"
 #include "models/xbar/xbar_module.hpp"
@@ -31,9 +30,6 @@ public:
   std::vector<std::unique_ptr<L2Module>> l2;
   std::vector<std::unique_ptr<DramModule>> dram;
   std::unique_ptr<HlrcFabric> hlrc; // l1.atomic_mode = hlrc only (ctx.hlrc)
-  // lab.mode = paper_compatible only: the functional values LAB atomics
-  // return, shared by every SM (SmModule::golden_memory), cleared per kernel.
-  std::unique_ptr<GoldenMemory> golden;
 
   // Host-side access to device memory (through L2, which holds the newest
   // data): `n` may span lines; used by checkers and, later, memcpy.
@@ -66,6 +62,7 @@ private:
   sc_core::sc_event kernel_done_;
   sc_core::sc_time kernel_start_;
   Cycle last_retire_ = 0; // SM cycle the kernel's last CTA retired (lt: that SM's local time)
+  Cycle released_ = 0;    // lt: SM cycle the last kernel-end release was answered
   uint64_t kernels_run_ = 0;
   Counter* kernel_cycles_ = nullptr;
   Counter* kernels_ = nullptr;

@@ -49,6 +49,27 @@ void GoldenMemory::store(Addr addr, const uint8_t* src, size_t n) {
   }
 }
 
+size_t GoldenMemory::tracked(Addr addr, size_t n, TrackedBytes& out) const {
+  size_t blocks = 0;
+  for (size_t done = 0; done < n;) {
+    const Addr a = addr + done;
+    const Addr base = a & ~Addr(kBlock - 1);
+    const unsigned off = unsigned(a - base);
+    const size_t chunk = std::min<size_t>(n - done, kBlock - off);
+    if (auto it = blocks_.find(base); it != blocks_.end()) {
+      bool any = false;
+      for (unsigned i = 0; i < chunk; ++i)
+        if (it->second.valid & (1u << (off + i))) {
+          out.emplace_back(uint16_t(done + i), it->second.bytes[off + i]);
+          any = true;
+        }
+      blocks += any;
+    }
+    done += chunk;
+  }
+  return blocks;
+}
+
 bool GoldenMemory::peek(Addr addr, unsigned size, uint64_t* value) const {
   if (size > kBlock || addr % size != 0) return false;
   auto it = blocks_.find(addr & ~Addr(kBlock - 1));

@@ -1,5 +1,5 @@
 // Golden memory for the LAB's paper_compatible mode (seed-000 §7.8 pitfall 4).
-// Kernel-free; one instance per GPU, shared by every SM (GpuModule owns it).
+// Kernel-free; one instance per GPU, shared by every SM's LAB stage (LabGpuState owns it).
 //
 // Why: the authors' GPGPU-Sim performs every atomic functionally on global
 // memory at issue time, so an atomic their LAB buffers still returns the
@@ -9,7 +9,7 @@
 // value this model holds. The LAB itself still merges partial values and L2
 // still receives only those, so memory after the flush is unchanged by this
 // class; only the values the warps see come from here (atomics' old values,
-// and loads of tracked words: SmModule::load_golden).
+// and loads of tracked words: LabModule's load path).
 //
 // State: a sparse map of 8-byte blocks (aligned address -> bytes + per-byte
 // valid mask), so 4- and 8-byte words of any type share one representation.
@@ -27,7 +27,8 @@
 //    buffered atomics of the same kernel, so the model does not try.
 // The owner must clear() when no LAB holds a partial value (kernel end, after
 // every LAB flushed): a word read afterwards would otherwise miss a partial
-// still buffered in some SM. See GpuModule::synchronize.
+// still buffered in some SM. LabGpuState clears it once every SM's kernel-end release has drained
+// its LAB.
 #pragma once
 
 #include "tlmgpu/types.hpp"
@@ -38,6 +39,7 @@
 #include <functional>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 namespace tlmgpu {
 
@@ -58,6 +60,11 @@ public:
   // A plain store of `n` bytes at `addr`: updates the bytes already tracked,
   // creates nothing (untracked words are read when first needed).
   void store(Addr addr, const uint8_t* src, size_t n);
+  // The tracked bytes among `n` bytes at `addr`, as (offset from addr, value)
+  // appended to `out`; returns the number of 8-byte blocks that had any. A
+  // load's reply takes them (LabModule: what the load saw at issue).
+  using TrackedBytes = std::vector<std::pair<uint16_t, uint8_t>>;
+  size_t tracked(Addr addr, size_t n, TrackedBytes& out) const;
   // Current value of a tracked word (tests); false if not fully tracked.
   bool peek(Addr addr, unsigned size, uint64_t* value) const;
 

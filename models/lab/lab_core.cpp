@@ -53,10 +53,11 @@ LabCore::LabCore(const LabSpec& spec, StatGroup& stats)
       [&m = misses_, &n = accesses_](StatView v) { return ratio(m.value(v), n.value(v)); });
 }
 
-std::string_view LabCore::mode_label() const {
-  return strict_ ? "strict"
-                 : "paper_compatible (optimistic: buffers device atomics of any order; returned "
-                   "values come from a golden memory)";
+std::string_view LabCore::mode_label(const LabSpec& s) {
+  return s.mode == "strict"
+             ? "strict"
+             : "paper_compatible (optimistic: buffers device atomics of any order; returned "
+               "values come from a golden memory)";
 }
 
 bool LabCore::eligible(const GpuAccess& a) const {

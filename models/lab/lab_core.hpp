@@ -62,7 +62,8 @@ public:
   // false for the ANBF variant: the SM must not charge time for the kernel-end flush.
   bool flush_costs_time() const { return variant_ != Variant::NoFlushCost; }
   // Label for reports: paper_compatible results are optimistic (pitfall 4).
-  std::string_view mode_label() const;
+  std::string_view mode_label() const { return mode_label(spec_); }
+  static std::string_view mode_label(const LabSpec& s);
 
   // True if `a` goes to the LAB: enabled, an RMW at device scope with a
   // mergeable (op, type), and in strict mode also a Red (no return value)

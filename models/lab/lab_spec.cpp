@@ -52,4 +52,10 @@ uint32_t lab_bytes(const LabSpec& s) {
   return s.infinite ? 0 : s.entries * s.line_bytes;
 }
 
+SramClaim lab_sram_claim(const LabSpec& s) {
+  const uint32_t b = lab_bytes(s);
+  return {b, "the LAB (lab.entries x lab.line_bytes = " + std::to_string(s.entries) + " x " +
+                 std::to_string(s.line_bytes) + " = " + std::to_string(b) + " B)"};
+}
+
 } // namespace tlmgpu

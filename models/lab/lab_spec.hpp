@@ -3,6 +3,7 @@
 #pragma once
 
 #include "tlmgpu/params.hpp"
+#include "tlmgpu/sram_claim.hpp"
 
 #include <cstdint>
 #include <string>
@@ -41,9 +42,11 @@ struct LabSpec {
     v.choice(variant, "variant", "normal", {"normal", "serialization_only", "no_flush_cost"},
              "serialization_only: complete locally, store nothing, forward every atomic; "
              "no_flush_cost: kernel-end flush takes no time (ANBF)");
-    v.choice(inject_fault, "inject_fault", "none", {"none", "lose_update", "double_count"},
-             "test hook: corrupt the first buffered access (drop it, or merge it twice) so the "
-             "workload checks can be shown to catch a broken LAB");
+    v.choice(inject_fault, "inject_fault", "none",
+             {"none", "lose_update", "double_count", "fence_before_drain"},
+             "test hook: corrupt the first buffered access (drop it, or merge it twice), or pass "
+             "ordering points on before the flush they order has reached L2 "
+             "(fence_before_drain), so the tests can be shown to catch a broken LAB");
   }
 
   // Derived: sets x assoc = entries (0 sets when disabled or infinite).
@@ -55,5 +58,7 @@ struct LabSpec {
 
 // Bytes the LAB takes from the L1: entries x line (0 for off and for Inf).
 uint32_t lab_bytes(const LabSpec& s);
+// The same bytes as the L1 carve-out's claim, naming the keys that set it.
+SramClaim lab_sram_claim(const LabSpec& s);
 
 } // namespace tlmgpu

@@ -80,7 +80,7 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
                       "global loads/stores/atomics/reds with this order");
   for (uint32_t i = 0; i < spec_.schedulers; ++i)
     schedulers_.push_back(make_scheduler(spec_.scheduler));
-  for (const StageType* t : parse_stages(spec_.stages)) {
+  for (const StageType* t : path_stages(ctx.platform)) {
     std::string name = t->name; // a type listed twice: probe, probe_1, ...
     for (size_t k = 1; std::any_of(stages_.begin(), stages_.end(),
                                    [&](auto& st) { return name == st->basename(); });
@@ -88,26 +88,19 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
       name = t->name + "_" + std::to_string(k);
     stages_.push_back(t->make(name.c_str(), StageContext{ctx, id, stats_}));
   }
-  if (ctx.platform.lab.enabled()) {
-    lab_stats_ = std::make_unique<StatGroup>(stats_, "lab");
-    lab_ = std::make_unique<LabCore>(ctx.platform.lab, *lab_stats_);
-    lab_packets_ = &lab_stats_->counter(
-        "packets", "requests", "partial-update reds sent to L2 (evictions, flushes, forwards)");
-    if (!lab_->strict()) // declared only here, so strict runs keep their stats.json
-      lab_golden_returns_ = &lab_stats_->counter(
-          "golden_returns", "lanes",
-          "value-returning LAB lanes answered from the golden memory (paper_compatible)");
-    if (!lab_->strict())
-      lab_golden_loads_ = &lab_stats_->counter(
-          "golden_loads", "lanes",
-          "load lanes answered from the golden memory: their word had LAB-buffered updates "
-          "(paper_compatible)");
-    lab_early_flushes_ = &lab_stats_->counter(
-        "flushes_before_kernel_end", "flushes",
-        "kernel-end flushes this SM made when it ran out of CTAs while other SMs still ran");
-    // AT only, so functional and lt keep their stats.json.
-    if (ctx.at()) lab_at_ = std::make_unique<LabAt>(ctx.platform.lab, *lab_stats_);
+  for (auto& st : stages_)
+    barriers_down_path_ = barriers_down_path_ || st->orders_barriers();
+}
+
+SramClaim SmModule::sram_claim() const {
+  SramClaim c;
+  for (auto& st : stages_) {
+    const SramClaim one = st->sram_claim();
+    if (one.bytes == 0) continue;
+    c.bytes += one.bytes;
+    c.what += (c.what.empty() ? "" : " + ") + one.what;
   }
+  return c;
 }
 
 tlm::tlm_target_socket<>& SmModule::path_entry() {
@@ -131,8 +124,7 @@ void SmModule::before_end_of_elaboration() {
 void SmModule::begin_kernel(const KernelLaunch& k, const DeviceMemory& mem) {
   kernel_ = &k;
   mem_ = &mem;
-  work_flushed_ = false;
-  work_flush_done_ = 0;
+  released_ = false;
 }
 
 void SmModule::start_cta(uint32_t cta_linear) {
@@ -269,10 +261,9 @@ void SmModule::issue(uint32_t slot, Cycle now) {
     break;
   case K::Barrier:
     ++barriers_;
-    // A flushing barrier publishes the warp's reds: they must be in the LAB first.
-    if (lab_ && ctx_.platform.lab.flush_on_barrier &&
-        wait_for_writes(slot, WarpSlot::AfterWrites::Barrier))
-      break;
+    // A barrier that goes down the path (a stage drains at it) orders the
+    // warp's earlier writes: they must have reached that stage first.
+    if (barriers_down_path_ && wait_for_writes(slot, WarpSlot::AfterWrites::Barrier)) break;
     barrier(slot, ctx_.mode == TimingMode::LT ? std::max(now, w.writes_done) : now);
     break;
   case K::Fence:

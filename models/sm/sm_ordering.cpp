@@ -17,8 +17,8 @@
 // requests in flight per SM. AT: a request that finds no slot waits in
 // write_backlog_, and no global memory instruction issues while the backlog
 // is non-empty or every slot is taken (in order: a load must not overtake a
-// store); requests of the AT LAB path take slots too, from issue until they
-// entered the LAB, and may overshoot by one instruction's requests. lt: the
+// store); a stage that answers writes itself (the LAB, once a red entered
+// it) frees their slots when it answers. lt: the
 // slots are the acknowledgement cycles of the writes in flight; a request
 // leaves the LD/ST unit no earlier than the oldest of them when all are
 // taken. Functional mode has no time and nothing is ever in flight.
@@ -82,7 +82,7 @@ void SmModule::note_write(WarpSlot& w, uint32_t n) {
 }
 
 // AT: n non-blocking writes of the warp in `slot` are acknowledged (by L2,
-// or by the LAB they entered). Waiting requests take the freed slots; a
+// or by a stage that took them, such as the LAB). Waiting requests take the freed slots; a
 // fence or exit waiting for the warp's writes goes on.
 void SmModule::writes_acked(uint32_t slot, uint32_t n) {
   WarpSlot& w = warps_[slot];
@@ -135,12 +135,11 @@ void SmModule::retire_exited(Cycle now) {
 }
 
 // A CTA barrier once the warp's writes are acked (where it waits for them).
+// If a stage of the path orders barriers (PathStage::orders_barriers, e.g.
+// the LAB with lab.flush_on_barrier) the barrier goes down the path as a
+// request and the warp arrives when it is answered; otherwise at once.
 void SmModule::barrier(uint32_t slot, Cycle now) {
-  if (lab_ && ctx_.platform.lab.flush_on_barrier) {
-    flush_lab(false, now);
-    // AT: the warp arrives once L2 acknowledged the LAB packets sent so far.
-    if (lab_at_ && lab_wait(slot, LabWait::Barrier)) return;
-  }
+  if (barriers_down_path_) return send_ordering(slot, now, FenceKind::Barrier);
   enter_barrier(slot, now);
 }
 
@@ -149,20 +148,17 @@ void SmModule::fence(uint32_t slot, Cycle now) {
   WarpSlot& w = warps_[slot];
   w.ready_at = now + (ctx_.timed() ? spec_.fence_latency : 0);
   if (w.warp->pending()->scope == Scope::Cta) return advance(slot);
-  flush_lab(false, now); // buffered partial updates become visible at the ordering point
-  // AT: the fence goes on once L2 acknowledged the LAB packets sent so far
-  // (another SM may read L2 right after it); finish_fence goes on.
-  if (lab_at_ && lab_wait(slot, LabWait::Fence)) return;
-  send_fence(slot, now);
+  send_ordering(slot, now, FenceKind::Fence);
 }
 
 // The fence travels down the memory path as a request (AccessKind::Fence):
 // what the L1 and its protocol buffer (dirty bytes, PHI lines, hLRC owned
 // lines) reaches L2 before the answer, and the L1 drops its copies (the
 // acquire of GPU VI protocols). The warp goes on at the answer.
-GpuPayload* SmModule::fence_payload(Scope scope, uint32_t slot) {
+GpuPayload* SmModule::fence_payload(Scope scope, FenceKind kind, uint32_t slot) {
   GpuAccess a;
   a.kind = AccessKind::Fence;
+  a.fence = kind;
   a.scope = scope;
   a.order = MemOrder::SeqCst;
   a.src_sm = id;
@@ -174,32 +170,36 @@ GpuPayload* SmModule::fence_payload(Scope scope, uint32_t slot) {
   return p;
 }
 
-// The kernel end's release, sent from the host's thread once every CTA
-// retired (so no write of this SM is in flight). A traffic generator that
-// drives the path itself (lsu()) has no LD/ST port: its L1 is flushed
-// directly.
-Cycle SmModule::kernel_end_release() {
-  const Cycle now = clk_.now();
-  if (external_lsu_) return l1.flush_and_invalidate(now);
-  GpuPayload* p = fence_payload(Scope::System, kNoWarp);
+// The kernel end's release, sent once this SM has no CTA left and none will
+// come (GpuModule), so no write of this SM is in flight. A traffic
+// generator that drives the path itself (lsu()) has no LD/ST port: its L1
+// is flushed directly.
+Cycle SmModule::kernel_end_release(Cycle at) {
+  if (released_) return at;
+  released_ = true;
+  if (external_lsu_) return l1.flush_and_invalidate(at);
+  GpuPayload* p = fence_payload(Scope::System, FenceKind::KernelEnd, kNoWarp);
   if (ctx_.at()) {
     in_flight_.emplace(p, InFlight{kNoWarp, 0, 0, false});
     kernel_end_pending_ = true;
     lsu_port_.send(*p);
-    return now;
+    return at;
   }
-  sc_time d = SC_ZERO_TIME;
+  sc_time d = ctx_.timed() ? clk_.until(at) : SC_ZERO_TIME;
   const sc_time base = sc_time_stamp();
   lsu_port_.b_transport(*p, d);
   p->release();
-  return ctx_.timed() ? clk_.at_or_after(base + d) : now;
+  return ctx_.timed() ? clk_.at_or_after(base + d) : at;
 }
 
-void SmModule::send_fence(uint32_t slot, Cycle now) {
+// A warp's fence or barrier as a request down the path; the warp goes on
+// (fence) or arrives at the barrier when it is answered.
+void SmModule::send_ordering(uint32_t slot, Cycle now, FenceKind kind) {
   WarpSlot& w = warps_[slot];
-  GpuPayload* p = fence_payload(w.warp->pending()->scope, slot);
+  const bool barrier = kind == FenceKind::Barrier;
+  GpuPayload* p = fence_payload(barrier ? Scope::Cta : w.warp->pending()->scope, kind, slot);
   if (ctx_.at()) {
-    in_flight_.emplace(p, InFlight{slot, 0, 0, false});
+    in_flight_.emplace(p, InFlight{slot, 0, 0, false, barrier});
     ++w.outstanding;
     lsu_port_.send(*p);
     return;
@@ -207,8 +207,10 @@ void SmModule::send_fence(uint32_t slot, Cycle now) {
   sc_time d = ctx_.timed() ? clk_.until(now) : SC_ZERO_TIME;
   const sc_time base = sc_time_stamp();
   lsu_port_.b_transport(*p, d);
-  if (ctx_.timed()) w.ready_at = std::max(w.ready_at, clk_.at_or_after(base + d));
+  const Cycle answered = ctx_.timed() ? clk_.at_or_after(base + d) : now;
   p->release();
+  if (barrier) return enter_barrier(slot, std::max(now, answered));
+  w.ready_at = std::max(w.ready_at, answered);
   advance(slot);
 }
 

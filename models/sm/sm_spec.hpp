@@ -55,7 +55,8 @@ struct SmSpec {
             "global memory instruction waits while they are all taken");
     v.text(stages, "stages", "",
            "memory-path stages between the LD/ST unit and the L1, comma-separated, nearest the "
-           "LD/ST unit first (types: 'tlmgpu list'; e.g. \"probe\")");
+           "LD/ST unit first (types: 'tlmgpu list'; e.g. \"probe\"). Stages the platform "
+           "implies (lab, when lab.entries > 0) are added nearest the L1 unless listed");
     v.choice(inject_fault, "inject_fault", "none", {"none", "fence_skips_writes"},
              "test hook: a fence that does not wait for the warp's posted stores and reds "
              "(a broken memory model the message-passing tests must catch)");

@@ -13,11 +13,11 @@ std::string str(int64_t v) {
 }
 } // namespace
 
-SramSplit sram_split(const L1Spec& l1, const LabSpec& lab, uint32_t smem_used_bytes,
+SramSplit sram_split(const L1Spec& l1, const SramClaim& claim, uint32_t smem_used_bytes,
                      uint32_t unified_bytes) {
   constexpr uint32_t KB = 1024;
   SramSplit out;
-  out.lab_bytes = lab_bytes(lab);
+  out.claimed_bytes = claim.bytes;
   int64_t cache = 0; // L1 + LAB bytes before the baselines' adjustments
   if (l1.carveout == "fixed") {
     if (l1.bytes > unified_bytes)
@@ -50,13 +50,12 @@ SramSplit sram_split(const L1Spec& l1, const LabSpec& lab, uint32_t smem_used_by
   if (cache < 0)
     throw ConfigError("l1.carveout_adjust_bytes (" + str(l1.carveout_adjust_bytes) +
                       ") leaves a negative L1 size");
-  if (out.lab_bytes > cache)
-    throw ConfigError("the LAB (lab.entries x lab.line_bytes = " + str(lab.entries) + " x " +
-                      str(lab.line_bytes) + " = " + str(out.lab_bytes) +
-                      " B) does not fit in the L1's " + str(cache) + " B (l1.carveout = " +
-                      l1.carveout + ", shared memory " + str(out.smem_bytes) + " B)");
+  if (out.claimed_bytes > cache)
+    throw ConfigError(claim.what + " does not fit in the L1's " + str(cache) +
+                      " B (l1.carveout = " + l1.carveout + ", shared memory " +
+                      str(out.smem_bytes) + " B)");
   const uint64_t way_bytes = uint64_t(l1.sets) * l1.line_bytes;
-  out.l1_ways = way_bytes == 0 ? 0 : uint32_t((cache - out.lab_bytes) / way_bytes);
+  out.l1_ways = way_bytes == 0 ? 0 : uint32_t((cache - out.claimed_bytes) / way_bytes);
   out.l1_bytes = uint32_t(out.l1_ways * way_bytes);
   return out;
 }

@@ -110,7 +110,7 @@ void PlatformSpec::derive() {
   }
   // The LAB takes its lines from the L1 at each launch (models/sm/sram_split);
   // refuse now a LAB that cannot fit even beside a kernel with no shared memory.
-  sram_split(l1, lab, 0, sm.unified_sram_bytes);
+  sram_split(l1, lab_sram_claim(lab), 0, sm.unified_sram_bytes);
   if (l1.atomic_mode != "bypass" && lab.enabled())
     throw ConfigError("l1.atomic_mode = " + l1.atomic_mode +
                       " and a LAB (lab.entries / lab.infinite) are alternatives: enable one");

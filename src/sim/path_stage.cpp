@@ -1,6 +1,7 @@
 // The memory-path stage registry (include/tlmgpu/sim/path_stage.hpp).
 #include "tlmgpu/sim/path_stage.hpp"
 
+#include "models/lab/lab_module.hpp"
 #include "models/probe/probe_module.hpp"
 #include "tlmgpu/config.hpp"
 
@@ -13,7 +14,7 @@ namespace {
 std::vector<StageType>& registry() {
   // Built-in stages are listed here explicitly: static self-registration
   // would be dropped by the linker from a static library.
-  static std::vector<StageType> all = {probe_stage_type()};
+  static std::vector<StageType> all = {probe_stage_type(), lab_stage_type()};
   return all;
 }
 } // namespace
@@ -86,6 +87,16 @@ std::vector<const StageType*> parse_stages(const std::string& list) {
     }
     out.push_back(found);
   }
+  return out;
+}
+
+std::vector<const StageType*> path_stages(const PlatformSpec& p) {
+  std::vector<const StageType*> out = parse_stages(p.sm.stages);
+  for (const StageType& t : stage_types())
+    if (t.implied && t.implied(p) && std::find(out.begin(), out.end(), &t) == out.end())
+      out.push_back(&t);
+  for (const StageType* t : out)
+    if (t->check) t->check(p);
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include "tlmgpu/sim/workload.hpp"
 
 #include "models/gpu/gpu_module.hpp"
+#include "models/lab/lab_core.hpp"
 
 #include "tlmgpu/sim/path_stage.hpp"
 #include <nlohmann/json.hpp>
@@ -88,8 +89,8 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
   const WorkloadEntry& entry = find_workload(o.workload);
   WorkloadArgs args(entry.info, o.args);
   std::unique_ptr<Workload> workload = entry.make(args);
-  try { // stage types are known only here, not to the config reader
-    parse_stages(o.platform.sm.stages);
+  try {                      // stage types are known only here, not to the config reader
+    path_stages(o.platform); // unknown types, and types the platform cannot have
   } catch (const ConfigError& e) {
     throw ConfigError(o.platform_path.empty() ? e.what() : o.platform_path + ": " + e.what());
   }
@@ -148,8 +149,8 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
 
   if (!o.quiet) {
     out << summary.str();
-    if (const LabCore* lab = gpu.sms.empty() ? nullptr : gpu.sms[0]->lab(); lab && !lab->strict())
-      out << "lab: " << lab->mode_label() << "\n"; // optimistic results are labelled as such
+    if (o.platform.lab.enabled() && o.platform.lab.mode != "strict") // optimistic: say so
+      out << "lab: " << LabCore::mode_label(o.platform.lab) << "\n";
     for (const auto& k : ctx.kernels)
       out << summarize_kernel(k, o.platform.sm.clock_mhz);
     out << "simulated " << cycles << " core cycles (" << std::fixed << std::setprecision(2)

@@ -74,6 +74,11 @@ expect_error "unknown stage type" 2 "$TMP/stage.json" "sm.stages" "did you mean 
   run -p "$TMP/stage.json" -w histogram --out "$TMP/o"
 expect_error "unknown stage type in --set" 2 "sm.stages" "'prob'" -- \
   run -p "$MIN" -w histogram --set sm.stages=probe,prob --out "$TMP/o"
+printf '{"extends": "%s", "sm": {"stages": "probe,lab"}}' "$(realpath "$MIN")" >"$TMP/nolab.json"
+expect_error "a LAB stage without a LAB" 2 "$TMP/nolab.json" "sm.stages lists 'lab'" "lab.entries" -- \
+  run -p "$TMP/nolab.json" -w histogram --out "$TMP/o"
+expect_error "the LAB listed twice" 2 "sm.stages lists 'lab' twice" -- \
+  run -p "$MIN" -w histogram --set lab.entries=8 --set sm.stages=lab,lab --out "$TMP/o"
 expect_error "unknown key via --set" 2 "'l2.wayz'" "did you mean 'l2.ways'" -- \
   run -p "$MIN" -w x --set l2.wayz=4
 expect_error "out of range via --set" 2 "l2.ways: 0 is out of range [1, 1024]" -- \

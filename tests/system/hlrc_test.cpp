@@ -159,11 +159,13 @@ TEST_CASE("hlrc: bc matches the CPU on karate: at") {
 namespace {
 
 struct Handover {
-  Addr data, flag, out;
+  Addr data, flag, out, done;
 };
 // CTA 1 (SM 1) updates `data` and then `flag` with atomics; CTA 0 (SM 0) spins
 // on `flag` with atomic reads, then reads `data` with a plain load after an
 // acquire fence. The writer still owns data's line: the load must recall it.
+// The writer then waits for `done`, so its SM keeps running (an SM that runs
+// out of CTAs releases its owned lines at once: the per-SM kernel end).
 WarpTask handover_kernel(Warp& w, Handover a) {
   const Mask one(1);
   if (w.cta_linear() == 1) {
@@ -172,7 +174,12 @@ WarpTask handover_kernel(Warp& w, Handover a) {
     co_await w.atomic<uint32_t>(AtomicOp::Exch, Lanes<Addr>(a.data), Lanes<uint32_t>(41u), one);
     co_await w.atomic<uint32_t>(AtomicOp::Add, Lanes<Addr>(a.data), Lanes<uint32_t>(1u), one);
     co_await w.atomic<uint32_t>(AtomicOp::Exch, Lanes<Addr>(a.flag), Lanes<uint32_t>(1u), one);
-    co_return;
+    for (;;) {
+      Lanes<uint32_t> d =
+          co_await w.atomic<uint32_t>(AtomicOp::Add, Lanes<Addr>(a.done), Lanes<uint32_t>(0u), one);
+      if (d[0] == 1) co_return;
+      co_await w.compute(20);
+    }
   }
   for (;;) {
     Lanes<uint32_t> f =
@@ -183,6 +190,7 @@ WarpTask handover_kernel(Warp& w, Handover a) {
   co_await w.fence(Scope::Device);
   Lanes<uint32_t> d = co_await w.load<uint32_t>(Lanes<Addr>(a.data), one);
   co_await w.store<uint32_t>(Lanes<Addr>(a.out), d, one);
+  co_await w.atomic<uint32_t>(AtomicOp::Exch, Lanes<Addr>(a.done), Lanes<uint32_t>(1u), one);
 }
 
 void handover(TimingMode mode) {
@@ -190,8 +198,9 @@ void handover(TimingMode mode) {
                                  {"l1.atomic_mode=hlrc", "sm.cta_placement=deterministic"});
   uint32_t got = 0;
   ProgramResult res = run_host_program(p, mode, 1, [&](HostModule& h) {
-    Handover a{h.malloc(128), h.malloc(128), h.malloc(128)};
+    Handover a{h.malloc(128), h.malloc(128), h.malloc(128), h.malloc(128)};
     h.memset(a.data, 0, 128);
+    h.memset(a.done, 0, 128);
     h.memset(a.flag, 0, 128);
     h.launch(
         {"handover", {2, 1, 1}, {32, 1, 1}, 0, 32, [a](Warp& w) { return handover_kernel(w, a); }});

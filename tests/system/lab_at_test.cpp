@@ -115,6 +115,17 @@ void next_kernel_sees_flush(const std::vector<std::string>& extra) {
   CHECK(lab(r.run.stats["total"], "flush_packets") > 0);
 }
 
+// Returns the words the reader saw wrong.
+uint32_t fence_publish_wrong(TimingMode mode, const std::vector<std::string>& extra) {
+  const uint32_t lines = 128;
+  std::vector<std::string> sets = {"lab.entries=128", "xbar.buffer_flits=16"};
+  sets.insert(sets.end(), extra.begin(), extra.end());
+  const PlatformSpec p = load_platform(platform_path("tiny"), sets);
+  const FencePublishResult r = fence_publish(p, mode, lines);
+  CHECK(lab(r.run.stats["total"], "flush_evictions") >= lines); // the fence flushed them
+  return r.wrong;
+}
+
 void fence_publishes_lab_updates(TimingMode mode) {
   const uint32_t lines = 128;
   // A 16-flit crossbar buffer keeps most of the fence's 128 packets in the
@@ -169,6 +180,17 @@ TEST_CASE("lab: a device fence publishes LAB updates to another SM: lt") {
 }
 TEST_CASE("lab at: a device fence publishes LAB updates to another SM") {
   fence_publishes_lab_updates(TimingMode::AT);
+}
+
+// Ordering-point mutation (issue 11): a LAB stage that passes the fence on
+// before its flush reached L2 lets the reader see stale words. at only: on
+// the blocking path of functional and lt the flush's data lands within the
+// fence's call, so no other SM can run in between (the ordering is then only
+// a matter of the fence's answer time).
+// (The same run without the mutation is "a device fence publishes LAB
+// updates to another SM" above.)
+TEST_CASE("mutation: a LAB that forwards the fence before draining breaks publication (at)") {
+  CHECK(fence_publish_wrong(TimingMode::AT, {"lab.inject_fault=fence_before_drain"}) > 0);
 }
 
 TEST_CASE("lab at: a CTA barrier with flush_on_barrier publishes LAB updates to the CTA") {

@@ -14,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -64,6 +66,20 @@ public:
 
   bool timed() const { return mode != TimingMode::Functional; }
   bool at() const { return mode == TimingMode::AT; }
+
+  // State that every block of one kind shares in this simulation (the LAB
+  // stages' GPU-wide golden memory and kernel-end count): built by the first
+  // block that asks, `make()` returning a std::unique_ptr<T>; owned here, so
+  // no module above has to know the kind.
+  template <class T, class Make>
+  T& shared(const std::string& key, Make make) {
+    std::shared_ptr<void>& slot = shared_[key];
+    if (!slot) slot = std::shared_ptr<T>(make());
+    return *static_cast<T*>(slot.get());
+  }
+
+private:
+  std::map<std::string, std::shared_ptr<void>> shared_;
 };
 
 // Sets the kernel time resolution (1 fs, so clock periods are exact) once

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "tlmgpu/sim/context.hpp"
+#include "tlmgpu/sram_claim.hpp"
 
 #include <systemc>
 #include <tlm>
@@ -30,6 +31,13 @@ public:
   using sc_core::sc_module::sc_module;
   virtual tlm::tlm_target_socket<>& upstream() = 0;
   virtual tlm::tlm_initiator_socket<>& downstream() = 0;
+  // Does this stage drain at CTA barriers? If any stage of the path does,
+  // the SM sends each warp's barrier down the path as a Fence request
+  // (FenceKind::Barrier, scope Cta) and the warp arrives at the answer.
+  virtual bool orders_barriers() const { return false; }
+  // SRAM this stage takes from the SM's L1 data cache (GpuModule re-splits
+  // the unified SRAM per launch with it).
+  virtual SramClaim sram_claim() const { return {}; }
 };
 
 // A stage that forwards every call unchanged (b_transport, the 4-phase
@@ -69,6 +77,12 @@ using StageFactory =
 struct StageType {
   std::string name, description;
   StageFactory make;
+  // Built into every SM whose platform it returns true for, nearest the L1,
+  // unless sm.stages lists it (then it sits where listed). The LAB: lab.entries > 0.
+  std::function<bool(const PlatformSpec&)> implied = {};
+  // Throws ConfigError if a platform cannot have this stage (the LAB
+  // without lab.entries), before anything elaborates.
+  std::function<void(const PlatformSpec&)> check = {};
 };
 
 // Registers a stage type (built-in ones: register_builtin_stages; a test or
@@ -79,5 +93,8 @@ const std::vector<StageType>& stage_types();
 // The stage types of `list` ("a,b", spaces allowed; "" = none), checked:
 // an unknown name is a ConfigError naming sm.stages and the closest type.
 std::vector<const StageType*> parse_stages(const std::string& list);
+// The stages an SM of platform `p` builds: sm.stages, then the implied types
+// it does not list; each checked against `p` (StageType::check).
+std::vector<const StageType*> path_stages(const PlatformSpec& p);
 
 } // namespace tlmgpu

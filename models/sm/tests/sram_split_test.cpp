@@ -1,6 +1,8 @@
 // Unified-SRAM split per kernel: shared memory step, L1, LAB carve-out.
 #include "models/sm/sram_split.hpp"
 
+#include "models/lab/lab_spec.hpp"
+
 #include <catch2/catch.hpp>
 
 using namespace tlmgpu;
@@ -18,7 +20,7 @@ L1Spec l1(const std::string& carveout) {
   s.derive();
   return s;
 }
-LabSpec lab(uint32_t entries, bool inf = false) {
+SramClaim lab(uint32_t entries, bool inf = false) {
   LabSpec s;
   s.entries = entries;
   s.infinite = inf;
@@ -28,9 +30,9 @@ LabSpec lab(uint32_t entries, bool inf = false) {
   s.mode = "strict";
   s.variant = "normal";
   s.derive();
-  return s;
+  return lab_sram_claim(s);
 }
-uint32_t left(const L1Spec& a, const LabSpec& b, uint32_t smem) {
+uint32_t left(const L1Spec& a, const SramClaim& b, uint32_t smem) {
   return sram_split(a, b, smem, 128 * KB).l1_bytes;
 }
 } // namespace
@@ -49,7 +51,7 @@ TEST_CASE("sram split: Volta adaptive steps and LAB ways", "[sm][sram]") {
   CHECK(left(a, lab(8), 96 * KB) == 31 * KB);
   const SramSplit s = sram_split(a, lab(64), 48 * KB, 128 * KB);
   CHECK(s.smem_bytes == 64 * KB);
-  CHECK(s.lab_bytes == 8 * KB);
+  CHECK(s.claimed_bytes == 8 * KB);
   CHECK(s.l1_bytes == 56 * KB);
   CHECK(left(a, lab(256), 96 * KB) == 0); // LAB-256 takes the whole 32 KB L1
   CHECK(sram_split(a, lab(256), 96 * KB, 128 * KB).l1_ways == 0);

@@ -1,8 +1,8 @@
 // AT bookkeeping of the packets an SM's LAB sends to L2 (kernel-free; the
-// SM's LAB path in sm_lab.cpp drives it). Seed-000 §1.5-1.7.
+// LAB stage's at path, lab_at_module.cpp, drives it). Seed-000 §1.5-1.7.
 //
 //  * A bounded injection queue (lab.inject_queue packets) in front of the
-//    SM's LD/ST port. A LAB request that would send a packet while the queue
+//    stage's port towards the L1. A LAB request that would send a packet while the queue
 //    is full stalls (GPGPU-Sim's `lab_icnt_fail`); a flush queues all its
 //    lines at once and may overfill it ("all valid entries are queued; each
 //    is injected when there is buffer space").

@@ -1,7 +1,7 @@
-// The SM's AT LAB injection bookkeeping (models/sm/lab_injection.hpp) and the
+// The SM's AT LAB injection bookkeeping (models/lab/lab_injection.hpp) and the
 // LAB core's probe that tells the SM whether a request would send a packet.
+#include "models/lab/lab_injection.hpp"
 #include "models/lab/tests/lab_test_util.hpp"
-#include "models/sm/lab_injection.hpp"
 
 #include <catch2/catch.hpp>
 
