@@ -31,16 +31,6 @@ GpuModule::GpuModule(sc_module_name n, SimContext& ctx)
     const uint32_t channel = s / p.l2.sub_partitions, sub = s % p.l2.sub_partitions;
     l2[s]->mem.socket.bind(dram[channel]->ports[sub]->socket);
   }
-  if (p.l1.atomic_mode == "hlrc") {
-    std::vector<L1Module*> l1s;
-    std::vector<L2Module*> l2s;
-    for (auto& sm : sms)
-      l1s.push_back(&sm->l1);
-    for (auto& s : l2)
-      l2s.push_back(s.get());
-    hlrc = std::make_unique<HlrcFabric>(ctx, *xbar, std::move(l1s), std::move(l2s));
-    ctx.hlrc = hlrc.get();
-  }
   atomic_profile = std::make_unique<AtomicProfile>(stats, p.l2.line_bytes);
   for (auto& sm : sms) {
     sm->on_cta_done = [this](uint16_t id, Cycle at) { cta_done(id, at); };
@@ -68,7 +58,7 @@ void GpuModule::launch(KernelLaunch k) {
   try {
     const SramSplit split = sram_split(p.l1, sms.front()->sram_claim(),
                                        occ.ctas_per_sm * k.shared_bytes, p.sm.unified_sram_bytes);
-    if (split.l1_ways == 0 && p.l1.atomic_mode != "bypass")
+    if (split.l1_ways == 0 && p.l1.protocol_needs_l1())
       throw ConfigError("l1.atomic_mode = " + p.l1.atomic_mode +
                         " needs an L1, and the SRAM split leaves none for this kernel");
     for (auto& sm : sms)

@@ -7,7 +7,6 @@
 #pragma once
 
 #include "models/dram/dram_module.hpp"
-#include "models/hlrc/hlrc_fabric_module.hpp"
 #include "models/l2/l2_module.hpp"
 #include "models/sm/cta_dispatcher.hpp"
 #include "models/sm/sm_module.hpp"
@@ -29,14 +28,13 @@ public:
   std::unique_ptr<XbarModule> xbar;
   std::vector<std::unique_ptr<L2Module>> l2;
   std::vector<std::unique_ptr<DramModule>> dram;
-  std::unique_ptr<HlrcFabric> hlrc; // l1.atomic_mode = hlrc only (ctx.hlrc)
 
   // Host-side access to device memory (through L2, which holds the newest
   // data): `n` may span lines; used by checkers and, later, memcpy.
   void debug_read(Addr a, uint8_t* dst, size_t n);
   void debug_write(Addr a, const uint8_t* src, size_t n);
   // Kernel boundary for every SM's L1 (write back, then invalidate). Returns
-  // the SM cycle the last hLRC release reaches L2 (now if none).
+  // the SM cycle the last write-back or release reaches L2 (now if none).
   Cycle flush_l1s();
 
   // Kernels (called from the host's thread). launch() validates the launch

@@ -6,10 +6,22 @@
 
 namespace tlmgpu {
 
-HlrcFabric::HlrcFabric(SimContext& ctx, XbarModule& xbar, std::vector<L1Module*> l1s,
-                       std::vector<L2Module*> l2s)
-    : ctx_(ctx), xbar_(xbar), l1s_(std::move(l1s)), l2s_(std::move(l2s)),
-      sm_clk_(ctx.platform.sm.clock_mhz), l2_clk_(ctx.platform.l2.clock_mhz) {}
+HlrcFabric::HlrcFabric(SimContext& ctx)
+    : ctx_(ctx), sm_clk_(ctx.platform.sm.clock_mhz), l2_clk_(ctx.platform.l2.clock_mhz) {}
+
+HlrcFabric& HlrcFabric::of(SimContext& ctx) {
+  return ctx.shared<HlrcFabric>("hlrc", [&ctx] { return std::make_unique<HlrcFabric>(ctx); });
+}
+
+void HlrcFabric::attach_l1(uint16_t sm, L1Module* l1) {
+  if (l1s_.size() <= sm) l1s_.resize(sm + 1u, nullptr);
+  l1s_[sm] = l1;
+}
+
+void HlrcFabric::attach_l2(uint32_t slice, L2Module* l2) {
+  if (l2s_.size() <= slice) l2s_.resize(slice + 1u, nullptr);
+  l2s_[slice] = l2;
+}
 
 // Packets carry whole sectors, as the L1's write-backs do.
 unsigned HlrcFabric::dirty_sector_bytes(const Writeback& wb) const {
@@ -24,18 +36,19 @@ Cycle HlrcFabric::write_back_leg(uint32_t slice, uint16_t owner, std::optional<W
                                  const sc_core::sc_time& answered) {
   const unsigned bytes = data ? dirty_sector_bytes(*data) : 0;
   if (bytes == 0) data.reset();
-  const Clock& x = xbar_.clock();
-  const Cycle at_home = xbar_.hlrc_packet(HlrcTraffic::RecallWriteback, owner, slice, bytes,
-                                          ctx_.timed() ? x.at_or_after(answered) : 0);
+  const Clock& x = xbar_->clock();
+  const Cycle at_home = xbar_->hlrc_packet(HlrcTraffic::RecallWriteback, owner, slice, bytes,
+                                           ctx_.timed() ? x.at_or_after(answered) : 0);
   return ctx_.timed() ? l2_clk_.at_or_after(x.cycles(at_home)) : 0;
 }
 
 HlrcRecall HlrcFabric::recall(uint32_t slice, uint16_t owner, Addr line, Cycle start,
                               bool may_defer) {
   sc_assert(owner < l1s_.size());
-  const Clock& x = xbar_.clock();
-  const Cycle at_owner = xbar_.hlrc_packet(HlrcTraffic::Recall, owner, slice, 0,
-                                           ctx_.timed() ? x.at_or_after(l2_clk_.cycles(start)) : 0);
+  const Clock& x = xbar_->clock();
+  const Cycle at_owner =
+      xbar_->hlrc_packet(HlrcTraffic::Recall, owner, slice, 0,
+                         ctx_.timed() ? x.at_or_after(l2_clk_.cycles(start)) : 0);
   HlrcRecall r;
   const HlrcAnswer a = l1s_[owner]->hlrc_recall(line, may_defer, r.data);
   if (a == HlrcAnswer::Deferred) {
@@ -58,7 +71,7 @@ void HlrcFabric::answer(uint16_t owner, Addr line, std::optional<Writeback> wb, 
   // The owner answers once both the recall and the grant are there, after
   // serving its waiting requests (one L1 access).
   const sc_core::sc_time answered =
-      std::max(xbar_.clock().cycles(d.recall_at_owner), sm_clk_.cycles(at)) +
+      std::max(xbar_->clock().cycles(d.recall_at_owner), sm_clk_.cycles(at)) +
       sm_clk_.cycles(ctx_.platform.l1.latency);
   const Cycle back = write_back_leg(d.slice, owner, wb, answered);
   l2s_[d.slice]->hlrc_recall_done(line, std::move(wb), back);
@@ -67,23 +80,23 @@ void HlrcFabric::answer(uint16_t owner, Addr line, std::optional<Writeback> wb, 
 Cycle HlrcFabric::release(uint16_t sm, const Writeback& wb, HlrcRelease why, Cycle at) {
   const uint32_t slice = ctx_.address_map.slice_of(wb.line);
   sc_assert(slice < l2s_.size());
-  const Clock& x = xbar_.clock();
+  const Clock& x = xbar_->clock();
   const HlrcTraffic cls =
       why == HlrcRelease::Eviction ? HlrcTraffic::EvictionRelease : HlrcTraffic::KernelEndWriteback;
-  const Cycle arrive = xbar_.hlrc_packet(cls, sm, slice, dirty_sector_bytes(wb),
-                                         ctx_.timed() ? x.at_or_after(sm_clk_.cycles(at)) : 0);
+  const Cycle arrive = xbar_->hlrc_packet(cls, sm, slice, dirty_sector_bytes(wb),
+                                          ctx_.timed() ? x.at_or_after(sm_clk_.cycles(at)) : 0);
   const sc_core::sc_time t = ctx_.timed() ? x.cycles(arrive) : sc_core::SC_ZERO_TIME;
   l2s_[slice]->hlrc_release(sm, wb, ctx_.timed() ? l2_clk_.at_or_after(t) : 0);
-  xbar_.hlrc_packet(HlrcTraffic::ReleaseAck, sm, slice, 0, arrive);
+  xbar_->hlrc_packet(HlrcTraffic::ReleaseAck, sm, slice, 0, arrive);
   return ctx_.timed() ? std::max(at, sm_clk_.at_or_after(t)) : at;
 }
 
 Cycle HlrcFabric::grant_arrival(Cycle leave) const {
   if (!ctx_.timed()) return leave;
   const XbarSpec& s = ctx_.platform.xbar;
-  const Cycle xc = s.latency + (xbar_.flits(ctx_.platform.l2.line_bytes) + s.flits_per_cycle - 1) /
+  const Cycle xc = s.latency + (xbar_->flits(ctx_.platform.l2.line_bytes) + s.flits_per_cycle - 1) /
                                    s.flits_per_cycle;
-  return l2_clk_.at_or_after(l2_clk_.cycles(leave) + xbar_.clock().cycles(xc));
+  return l2_clk_.at_or_after(l2_clk_.cycles(leave) + xbar_->clock().cycles(xc));
 }
 
 } // namespace tlmgpu

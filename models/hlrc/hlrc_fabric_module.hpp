@@ -1,6 +1,8 @@
 // The hLRC recall path (models/hlrc/README.md): a direct interface between
-// the L2 slices (homes of the ownership registry) and the SMs' L1s (owners),
-// registered in SimContext::hlrc by GpuModule.
+// the L2 slices (homes of the ownership registry) and the SMs' L1s (owners).
+// One per simulation, kept in SimContext::shared; every L1, L2 slice and the
+// crossbar of an hLRC platform attaches itself when it is built (of(), the
+// attach_* calls), so the GPU module that composes them need not know it.
 //
 // Ownership requests and grants are ordinary atomic payloads on the request
 // and reply networks. Recalls (home -> owner, the reverse of the request
@@ -49,8 +51,12 @@ enum class HlrcAnswer : uint8_t {
 
 class HlrcFabric {
 public:
-  HlrcFabric(SimContext& ctx, XbarModule& xbar, std::vector<L1Module*> l1s,
-             std::vector<L2Module*> l2s);
+  explicit HlrcFabric(SimContext& ctx);
+  // The simulation's fabric (built by the first block that asks).
+  static HlrcFabric& of(SimContext& ctx);
+  void attach_l1(uint16_t sm, L1Module* l1);
+  void attach_l2(uint32_t slice, L2Module* l2);
+  void attach_xbar(XbarModule* xbar) { xbar_ = xbar; }
 
   // Home side: slice `slice` takes `line` back from SM `owner`, starting at
   // L2 cycle `start` (recall over the reply network, the owner's L1 access,
@@ -85,7 +91,7 @@ private:
   std::map<Addr, Deferred> deferred_; // one outstanding deferred recall per line
 
   SimContext& ctx_;
-  XbarModule& xbar_;
+  XbarModule* xbar_ = nullptr;
   std::vector<L1Module*> l1s_;
   std::vector<L2Module*> l2s_;
   Clock sm_clk_, l2_clk_;

@@ -42,10 +42,10 @@ L1Core::L1Core(const L1Spec& spec, StatGroup& stats)
   stats.formula(
       "load_hit_rate", "ratio", "load_hits / loads",
       [&h = load_hits_, &n = loads_](StatView v) { return ratio(h.value(v), n.value(v)); });
-  if (spec.atomic_mode == "hlrc") init_hlrc(stats);
-  write_allocate_ = spec.write_allocate || spec.atomic_mode == "phi";
+  if (spec.protocol() == AtomicProtocol::Hlrc) init_hlrc(stats);
+  write_allocate_ = spec.write_allocate || spec.protocol() == AtomicProtocol::Phi;
   lazy_fetch_ = spec.write_allocate_fetch == "lazy_on_read";
-  if (spec.atomic_mode == "phi") init_phi(stats);
+  if (spec.protocol() == AtomicProtocol::Phi) init_phi(stats);
 }
 
 L1Outcome L1Core::load(Addr line, uint32_t sectors, uint8_t* data, bool replay) {

@@ -51,6 +51,8 @@ struct L1Module::Hlrc {
 void L1Module::hlrc_init() {
   if (spec_.bytes == 0) throw ConfigError("l1.atomic_mode = hlrc needs an L1 (l1.bytes > 0)");
   hlrc_ = {new Hlrc(stats_), [](Hlrc* h) { delete h; }};
+  fabric_ = &HlrcFabric::of(ctx_);
+  fabric_->attach_l1(sm_, this);
 }
 
 // LT / functional: the ownership request is a nested b_transport; the grant
@@ -127,7 +129,7 @@ void L1Module::hlrc_on_grant(Payload& t) {
   if (hlrc_->deferred.erase(line) != 0) {
     std::optional<Writeback> wb = core_.give_up(line);
     sc_assert(wb && "a deferred recall's line must be owned on the grant's arrival");
-    ctx_.hlrc->answer(sm_, line, std::move(wb), clk_.now());
+    fabric_->answer(sm_, line, std::move(wb), clk_.now());
   }
   wake(); // the MSHR entry freed
 }
@@ -152,9 +154,9 @@ HlrcAnswer L1Module::hlrc_recall(Addr line, bool may_defer, std::optional<Writeb
 }
 
 Cycle L1Module::hlrc_release(const Writeback& wb, Cycle at, HlrcRelease why) {
-  sc_assert(hlrc_ && ctx_.hlrc);
+  sc_assert(hlrc_ && fabric_);
   ++(why == HlrcRelease::Eviction ? hlrc_->eviction_releases : hlrc_->flush_releases);
-  return ctx_.hlrc->release(sm_, wb, why, at);
+  return fabric_->release(sm_, wb, why, at);
 }
 
 } // namespace tlmgpu

@@ -32,8 +32,8 @@ L1Module::L1Module(sc_module_name n, SimContext& ctx, const L1Spec& spec, uint16
   pipe_.set_booking(ctx.mode == TimingMode::LT ? Booking::TimeOrder : Booking::CallOrder);
   port.publish(stats_);
   down.publish(stats_);
-  if (spec.atomic_mode == "hlrc") hlrc_init();
-  if (spec.atomic_mode == "phi")
+  if (spec.protocol() == AtomicProtocol::Hlrc) hlrc_init();
+  if (spec.protocol() == AtomicProtocol::Phi)
     phi_parked_ = &stats_.counter("phi_parked", "packets",
                                   "AT: packets held back until a partial-update red of their "
                                   "line was answered by L2 (fills, forwards, write-backs, reds)");

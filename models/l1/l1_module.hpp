@@ -135,6 +135,7 @@ private:
 
   Counter &requests_, &stall_mshr_, &stall_miss_queue_, &forwarded_;
   Average& latency_;
+  HlrcFabric* fabric_ = nullptr; // l1.atomic_mode = hlrc only
   // l1.atomic_mode = hlrc only; the deleter lives where Hlrc is complete.
   std::unique_ptr<Hlrc, void (*)(Hlrc*)> hlrc_{nullptr, nullptr};
 };

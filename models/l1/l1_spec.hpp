@@ -8,6 +8,10 @@
 
 namespace tlmgpu {
 
+// How the L1 treats atomics and what it buffers (l1.atomic_mode); read once
+// at construction, so no block compares the strings per request.
+enum class AtomicProtocol : uint8_t { Bypass, Phi, Hlrc };
+
 struct L1Spec {
   uint32_t bytes = 0, ways = 0, line_bytes = 0, sector_bytes = 0, latency = 0, mshr_entries = 0,
            mshr_max_merge = 0, input_queue = 0;
@@ -58,6 +62,13 @@ struct L1Spec {
 
   uint32_t sets = 0, sectors_per_line = 0;
   void derive();
+  AtomicProtocol protocol() const {
+    return atomic_mode == "phi"    ? AtomicProtocol::Phi
+           : atomic_mode == "hlrc" ? AtomicProtocol::Hlrc
+                                   : AtomicProtocol::Bypass;
+  }
+  // Does the protocol keep state in the L1 (so it needs l1 ways > 0)?
+  bool protocol_needs_l1() const { return protocol() != AtomicProtocol::Bypass; }
 };
 
 } // namespace tlmgpu

@@ -20,6 +20,8 @@ namespace tlmgpu {
 
 void L2Module::hlrc_init() {
   hlrc_ = true;
+  fabric_ = &HlrcFabric::of(ctx_);
+  fabric_->attach_l2(slice_, this);
   hlrc_grants_ = &stats_.counter("hlrc_grants", "grants",
                                  "hLRC ownership grants (atomics performed here, line sent)");
   hlrc_recalls_ = &stats_.counter("hlrc_recalls", "recalls",
@@ -61,7 +63,7 @@ std::optional<Cycle> L2Module::hlrc_resolve(const GpuAccess& a, Addr line, Cycle
     throw SimError(os.str());
   }
   ++*hlrc_recalls_;
-  HlrcRecall r = ctx_.hlrc->recall(slice_, *owner, line, start, may_defer);
+  HlrcRecall r = fabric_->recall(slice_, *owner, line, start, may_defer);
   if (r.deferred) return std::nullopt; // hlrc_recall_done() follows
   if (r.data) hlrc_absorb(*r.data, r.back);
   registry_.recall(line, r.back);

@@ -33,7 +33,7 @@ L2Module::L2Module(sc_module_name n, SimContext& ctx, uint32_t slice, StatGroup&
   const Booking booking = ctx.mode == TimingMode::LT ? Booking::TimeOrder : Booking::CallOrder;
   pipe_.set_booking(booking);
   core_.set_booking(booking); // the atomic unit, likewise
-  if (ctx.platform.l1.atomic_mode == "hlrc") hlrc_init();
+  if (ctx.platform.l1.protocol() == AtomicProtocol::Hlrc) hlrc_init();
   port.publish(stats_);
   mem.publish(stats_);
 }
@@ -115,7 +115,7 @@ L2Outcome L2Module::serve(GpuAccess& a, Addr line, Payload& t, Cycle now, Cycle 
   L2Outcome out = core_.grant(a, line, t.get_data_ptr(), now, replay);
   if (out.hit) { // the reply carries the line: the requester owns it from its arrival
     const Cycle leave = ctx_.timed() ? now + hold + spec_.latency + out.extra_cycles : 0;
-    registry_.grant(line, a.src_sm, ctx_.hlrc->grant_arrival(leave));
+    registry_.grant(line, a.src_sm, fabric_->grant_arrival(leave));
     ++*hlrc_grants_;
     hlrc_wait_->sample(double(now + hold - std::min(arrival, now + hold)));
   }

@@ -90,6 +90,7 @@ private:
   Average& latency_;
   // hLRC only (l1.atomic_mode = hlrc), else null.
   bool hlrc_ = false;
+  HlrcFabric* fabric_ = nullptr; // hLRC only
   OwnershipRegistry registry_;
   uint64_t hlrc_prune_tick_ = 0;
   struct Parked {

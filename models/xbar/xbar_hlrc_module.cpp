@@ -3,11 +3,14 @@
 // xbar_module.cpp; split to keep the baseline file free of hLRC details.
 #include "models/xbar/xbar_module.hpp"
 
+#include "models/hlrc/hlrc_fabric_module.hpp"
+
 namespace tlmgpu {
 
 void XbarModule::hlrc_init() {
   // Grants carry the whole line, whatever sectors the atomic touched.
   core_.set_rmw_reply_bytes(ctx_.platform.l2.line_bytes);
+  HlrcFabric::of(ctx_).attach_xbar(this);
   hlrc_stats_ = std::make_unique<StatGroup>(stats_, "hlrc");
   for (size_t c = 0; c < size_t(HlrcTraffic::Count); ++c) {
     const std::string n = hlrc_traffic_name(HlrcTraffic(c));

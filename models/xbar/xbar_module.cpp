@@ -48,7 +48,7 @@ XbarModule::XbarModule(sc_module_name n, SimContext& ctx, StatGroup& parent)
     slice_ports.push_back(std::make_unique<InitiatorPort>(
         ("slice_port_" + std::to_string(j)).c_str(), 2, [this, j](Payload& t) { on_reply(j, t); },
         [this, j] { drain_output(j); }));
-  if (ctx.platform.l1.atomic_mode == "hlrc") hlrc_init();
+  if (ctx.platform.l1.protocol() == AtomicProtocol::Hlrc) hlrc_init();
 }
 
 void XbarModule::count(const GpuAccess& a) {

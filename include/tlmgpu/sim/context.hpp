@@ -22,8 +22,6 @@
 
 namespace tlmgpu {
 
-class HlrcFabric; // models/hlrc
-
 // An error found while simulating (bad device address, failed check, ...):
 // reported as one line by the CLI, never as a SystemC backtrace.
 struct SimError : std::runtime_error {
@@ -46,9 +44,6 @@ public:
   PayloadPool pool;
   StatGroup stats;     // root
   std::string out_dir; // where workloads write their result files
-  // hLRC recall path between L2 homes and L1 owners (models/hlrc); set by
-  // GpuModule when l1.atomic_mode = hlrc, null otherwise.
-  HlrcFabric* hlrc = nullptr;
 
   // Per-kernel stats sections (stats.json "kernels"): each kernel end dumps
   // the epoch view of every stat, then closes the epoch.
