@@ -107,6 +107,7 @@ void XbarModule::serve_input(unsigned sm) {
     }
     ++o.reserved;
     in.pop();
+    static_cast<GpuPayload&>(t).push_route(uint16_t(sm)); // the reply goes back by this port
     const GpuAccess& a = access_of(t);
     count(a);
     const Cycle now = clk_.now();
@@ -143,7 +144,7 @@ void XbarModule::drain_output(unsigned slice) {
 
 void XbarModule::on_reply(unsigned slice, Payload& t) {
   const GpuAccess& a = access_of(t);
-  const unsigned sm = a.src_sm;
+  const unsigned sm = static_cast<GpuPayload&>(t).pop_route(); // the input port it came by
   sc_assert(sm < sm_ports.size());
   const Cycle now = clk_.now();
   const Cycle at_sm = core_.traverse_reply(slice, sm, core_.flits(core_.reply_bytes(a)), now);

@@ -140,3 +140,33 @@ TEST_CASE("a user's stage by configuration: random-traffic lt") {
 TEST_CASE("a user's stage by configuration: latency at") {
   check_with_stage("latency", TimingMode::AT);
 }
+
+// Any initiator, any target (issue 12, item 3): the crossbar returns a reply
+// through the port its request came in by, never by GpuAccess::src_sm. A
+// stage that rewrites src_sm of every request to another SM's id would, with
+// src_sm routing, hand the replies to the wrong L1 (an unknown request there:
+// an assertion or a hang); with port routing every workload still checks.
+namespace {
+class SrcSmLiar : public PassThroughStage {
+public:
+  SrcSmLiar(sc_core::sc_module_name n, const StageContext& c)
+      : PassThroughStage(n), sms_(c.ctx.platform.sm.count) {}
+
+private:
+  void on_request(tlm::tlm_generic_payload& t) override {
+    GpuAccess& a = access_of(t);
+    a.src_sm = uint16_t((a.src_sm + 1) % sms_);
+  }
+  unsigned sms_;
+};
+} // namespace
+
+TEST_CASE("replies route by port: a stage that lies about src_sm changes nothing (at)") {
+  register_stage({"src_sm_liar", "test: rewrites src_sm",
+                  [](const char* name, const StageContext& c) -> std::unique_ptr<PathStage> {
+                    return std::make_unique<SrcSmLiar>(name, c);
+                  }});
+  RunResult r = run("tiny", "histogram", TimingMode::AT, {}, {"sm.stages=src_sm_liar"});
+  INFO(r.summary);
+  CHECK(r.rc == 0);
+}

@@ -16,9 +16,17 @@ namespace tlmgpu {
 
 struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   GpuAccess access;
+  // The input ports a request came in by, one per network it crossed, so a
+  // network returns the reply through the port the request used (any
+  // initiator, not only an SM: routing never reads src_sm).
+  std::array<uint16_t, 4> route{};
+  uint8_t hops = 0;
   tlm::tlm_extension_base* clone() const override { return new GpuExtension(*this); }
   void copy_from(const tlm::tlm_extension_base& e) override {
-    access = static_cast<const GpuExtension&>(e).access;
+    const auto& o = static_cast<const GpuExtension&>(e);
+    access = o.access;
+    route = o.route;
+    hops = o.hops;
   }
 };
 
@@ -33,6 +41,17 @@ public:
   }
   ~GpuPayload() override { clear_extension(&ext_); }
   GpuAccess& access() { return ext_.access; }
+  // A network took the request on input `port`; its reply pops it (LIFO:
+  // nested networks unwind in reverse order).
+  void push_route(uint16_t port) {
+    if (ext_.hops == ext_.route.size())
+      SC_REPORT_FATAL("tlmgpu/payload", "request crossed more networks than route can hold");
+    ext_.route[ext_.hops++] = port;
+  }
+  uint16_t pop_route() {
+    if (ext_.hops == 0) SC_REPORT_FATAL("tlmgpu/payload", "reply with no route to return by");
+    return ext_.route[--ext_.hops];
+  }
   uint8_t* data() { return data_.data(); }
   uint8_t* byte_enable() { return be_.data(); }
 
@@ -48,6 +67,7 @@ public:
     set_dmi_allowed(false);
     set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     ext_.access = a;
+    ext_.hops = 0;
   }
   void enable_bytes(unsigned line_bytes) {
     set_byte_enable_ptr(be_.data());
