@@ -128,7 +128,9 @@ void SmModule::on_lsu_response(Payload& t) {
   WarpSlot& w = warps_[slot];
   const WarpInstr& in = *w.warp->pending();
   auto& p = static_cast<GpuPayload&>(t);
-  if (in.kind == WarpInstr::Kind::Load) {
+  if (it->second.fence) {
+    // an ordering request's answer: nothing to scatter
+  } else if (in.kind == WarpInstr::Kind::Load) {
     LineRequest r; // only the fields scatter_load reads
     r.line = p.get_address();
     r.lane_mask = it->second.lane_mask;

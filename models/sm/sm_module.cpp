@@ -58,6 +58,7 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
                 : spec_.blocking_writes == "reds" ? WriteWait::Reds
                                                   : WriteWait::None;
   skip_write_wait_ = spec_.inject_fault == "fence_skips_writes";
+  relaxed_orders_ = spec_.inject_fault == "relaxed_orders";
   stats_.formula("max_writes_in_flight", "requests",
                  "AT: most non-blocking write requests in flight at once (run total)",
                  [this](StatView) { return double(max_writes_in_flight_); });
@@ -174,6 +175,7 @@ void SmModule::start_cta(uint32_t cta_linear) {
 // the end). An exception inside the kernel becomes a SimError naming the warp.
 void SmModule::advance(uint32_t slot) {
   WarpSlot& w = warps_[slot];
+  if (!ordered_done(w)) return; // the same instruction issues again (its next half)
   w.warp->complete();
   w.task.resume();
   if (w.task.failed()) {
@@ -242,7 +244,8 @@ void SmModule::issue(uint32_t slot, Cycle now) {
   WarpSlot& w = warps_[slot];
   const WarpInstr in = *w.warp->pending(); // copy: advance() stages the next one
   using K = WarpInstr::Kind;
-  warp_instructions_ += in.kind == K::Compute ? std::max(1u, in.count) : 1;
+  if (w.ordered == WarpSlot::Ordered::None) // an ordered access counts once
+    warp_instructions_ += in.kind == K::Compute ? std::max(1u, in.count) : 1;
   switch (in.kind) {
   case K::Compute:
     w.ready_at = now + (ctx_.timed() ? Cycle(std::max(1u, in.count)) - 1 + spec_.alu_latency : 0);
@@ -252,6 +255,7 @@ void SmModule::issue(uint32_t slot, Cycle now) {
   case K::Store:
   case K::Atomic:
   case K::Red:
+    if (ordered_step(slot, now)) break;
     issue_global(slot, *w.warp->pending(), now);
     break;
   case K::SharedLoad:
@@ -268,10 +272,7 @@ void SmModule::issue(uint32_t slot, Cycle now) {
     break;
   case K::Fence:
     ++fences_;
-    // The fence orders the warp's earlier stores and reds: it waits for
-    // their acknowledgements (AT; lt starts it when the last one is acked).
-    if (wait_for_writes(slot, WarpSlot::AfterWrites::Fence)) break;
-    fence(slot, ctx_.mode == TimingMode::LT ? std::max(now, w.writes_done) : now);
+    ordering_point(slot, now);
     break;
   case K::Exit:
     break;

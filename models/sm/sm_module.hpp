@@ -88,6 +88,15 @@ private:
     Cycle writes_done = 0;
     bool exited = false; // the coroutine finished; the slot frees once its writes are acked
     enum class AfterWrites : uint8_t { None, Fence, Barrier } after_writes = AfterWrites::None;
+    // An access with release/acquire order is fence + access + fence
+    // (sm_ordering.cpp): where the warp is in that sequence.
+    enum class Ordered : uint8_t {
+      None,
+      Release,
+      Access,
+      Acquire,
+      Acquiring
+    } ordered = Ordered::None;
     bool at_barrier = false;
   };
   struct InFlight { // AT request: whose it is and how to scatter its data
@@ -95,6 +104,7 @@ private:
     uint8_t size;
     bool write;           // non-blocking: the warp went on, the reply is an acknowledgement
     bool barrier = false; // a barrier request: the warp arrives at the answer
+    bool fence = false;   // a fence request (no data to scatter)
   };
   struct CtaSlot {
     bool valid = false;
@@ -125,6 +135,13 @@ private:
   void retire_exited(Cycle now); // lt: exited warps whose writes are acknowledged by now
   bool wait_for_writes(uint32_t slot, WarpSlot::AfterWrites then);
   void fence(uint32_t slot, Cycle now);
+  void ordering_point(uint32_t slot,
+                      Cycle now); // a fence instruction, or half of an ordered access
+  bool releases(const WarpInstr& in) const;
+  bool acquires(const WarpInstr& in) const;
+  bool ordered_step(uint32_t slot,
+                    Cycle now);   // issue(): a release/acquire half instead of the access
+  bool ordered_done(WarpSlot& w); // advance(): false while the sequence goes on
   GpuPayload* fence_payload(Scope scope, FenceKind kind, uint32_t slot); // slot kNoWarp: kernel end
   void barrier(uint32_t slot, Cycle now);
   void send_ordering(uint32_t slot, Cycle now, FenceKind kind); // a fence or barrier request
@@ -168,6 +185,7 @@ private:
   std::vector<Cycle> write_slots_lt_;     // lt: acknowledgement cycles, a min-heap
   uint32_t exited_waiting_ = 0;           // warps exited, waiting for their writes
   bool skip_write_wait_ = false;
+  bool relaxed_orders_ = false;     // sm.inject_fault = relaxed_orders
   bool kernel_end_pending_ = false; // AT: the kernel-end fence is not answered yet
   sc_core::sc_event kernel_end_done_;
   static constexpr uint32_t kNoWarp = ~0u; // in_flight_ slot of the kernel-end fence          //

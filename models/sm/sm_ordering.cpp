@@ -143,6 +143,74 @@ void SmModule::barrier(uint32_t slot, Cycle now) {
   enter_barrier(slot, now);
 }
 
+// A fence instruction, or the release/acquire half of an ordered access.
+// It orders the warp's earlier stores and reds: it waits for their
+// acknowledgements (AT; lt starts it when the last one is acked).
+void SmModule::ordering_point(uint32_t slot, Cycle now) {
+  WarpSlot& w = warps_[slot];
+  if (wait_for_writes(slot, WarpSlot::AfterWrites::Fence)) return;
+  fence(slot, ctx_.mode == TimingMode::LT ? std::max(now, w.writes_done) : now);
+}
+
+// Accesses with an order are what the hardware makes of them (PTX
+// st.release = fence + st; ld.acquire = ld + fence; sc and acq_rel both):
+// a fence at the access's scope before it (release) and after it (acquire,
+// loads and value-returning atomics only). sm.inject_fault = relaxed_orders
+// drops both, for the tests that must catch it.
+bool SmModule::releases(const WarpInstr& in) const {
+  return !relaxed_orders_ && (in.order == MemOrder::Release || in.order == MemOrder::AcqRel ||
+                              in.order == MemOrder::SeqCst);
+}
+
+bool SmModule::acquires(const WarpInstr& in) const {
+  return !relaxed_orders_ &&
+         (in.kind == WarpInstr::Kind::Load || in.kind == WarpInstr::Kind::Atomic) &&
+         (in.order == MemOrder::Acquire || in.order == MemOrder::AcqRel ||
+          in.order == MemOrder::SeqCst);
+}
+
+// issue() of a global memory instruction: true if a half of its ordering
+// sequence issued instead of the access.
+bool SmModule::ordered_step(uint32_t slot, Cycle now) {
+  using O = WarpSlot::Ordered;
+  WarpSlot& w = warps_[slot];
+  const WarpInstr& in = *w.warp->pending();
+  if (w.ordered == O::None && releases(in)) {
+    w.ordered = O::Release;
+  } else if (w.ordered == O::Acquire) {
+    w.ordered = O::Acquiring;
+  } else {
+    return false;
+  }
+  ordering_point(slot, now);
+  return true;
+}
+
+// advance(): the current step of an ordered access finished. Returns true
+// when the instruction is complete (the coroutine may go on).
+bool SmModule::ordered_done(WarpSlot& w) {
+  using O = WarpSlot::Ordered;
+  switch (w.ordered) {
+  case O::Release: // the fence before it: the access issues next
+    w.ordered = O::Access;
+    return false;
+  case O::None:
+  case O::Access:
+    if (w.warp->pending() && is_global_memory(w.warp->pending()->kind) &&
+        acquires(*w.warp->pending())) {
+      w.ordered = O::Acquire; // the fence after it issues next
+      return false;
+    }
+    w.ordered = O::None;
+    return true;
+  case O::Acquire:
+  case O::Acquiring:
+    w.ordered = O::None;
+    return true;
+  }
+  return true;
+}
+
 // A fence once the warp's writes are acked: the ordering point itself.
 void SmModule::fence(uint32_t slot, Cycle now) {
   WarpSlot& w = warps_[slot];
@@ -199,7 +267,7 @@ void SmModule::send_ordering(uint32_t slot, Cycle now, FenceKind kind) {
   const bool barrier = kind == FenceKind::Barrier;
   GpuPayload* p = fence_payload(barrier ? Scope::Cta : w.warp->pending()->scope, kind, slot);
   if (ctx_.at()) {
-    in_flight_.emplace(p, InFlight{slot, 0, 0, false, barrier});
+    in_flight_.emplace(p, InFlight{slot, 0, 0, false, barrier, !barrier});
     ++w.outstanding;
     lsu_port_.send(*p);
     return;

@@ -57,9 +57,10 @@ struct SmSpec {
            "memory-path stages between the LD/ST unit and the L1, comma-separated, nearest the "
            "LD/ST unit first (types: 'tlmgpu list'; e.g. \"probe\"). Stages the platform "
            "implies (lab, when lab.entries > 0) are added nearest the L1 unless listed");
-    v.choice(inject_fault, "inject_fault", "none", {"none", "fence_skips_writes"},
-             "test hook: a fence that does not wait for the warp's posted stores and reds "
-             "(a broken memory model the message-passing tests must catch)");
+    v.choice(inject_fault, "inject_fault", "none", {"none", "fence_skips_writes", "relaxed_orders"},
+             "test hook: a fence that does not wait for the warp's posted stores and reds, or "
+             "release/acquire accesses treated as relaxed (broken memory models the "
+             "message-passing tests must catch)");
   }
   void derive() {
     if (max_threads_per_block > max_threads)

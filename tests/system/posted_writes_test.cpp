@@ -25,6 +25,7 @@ namespace {
 struct MpArgs {
   Addr data, counters, flag, done, out;
   uint32_t lines;
+  bool ordered;
 };
 
 // Polls `flag` at L2 (a value-returning atomic) until it is 1.
@@ -37,9 +38,16 @@ WarpTask spin_until_set(Warp& w, Addr flag) {
   }
 }
 
+// With `ordered`, the same with ordered accesses instead of fences (PTX
+// st.release / ld.acquire style): the writer raises the flag with a release
+// exchange; the reader first reads the data lines (its L1 now holds stale
+// zeros), then spins with acquire atomics and reads them again. Only the
+// release (its wait for the posted writes and the LAB's flush) and the
+// acquire (the L1 dropping its copies) make the second reads see 7 and 160.
 WarpTask message_passing(Warp& w, MpArgs a) {
   const Lanes<uint64_t> lane = w.thread_idx().as<uint64_t>();
   const Mask m = w.active();
+  auto line = [&a](uint32_t l) { return l < a.lines ? a.data + 128 * l : a.counters; };
   if (w.cta_id().x == 0) {
     for (uint32_t l = 0; l < a.lines; ++l)
       co_await w.store<uint32_t>(address_of<uint32_t>(a.data, lane + 32 * l), Lanes<uint32_t>(7u),
@@ -47,19 +55,31 @@ WarpTask message_passing(Warp& w, MpArgs a) {
     for (uint32_t word = 0; word < 32; ++word)
       co_await w.red<uint32_t>(AtomicOp::Add, Lanes<Addr>(a.counters + 4 * word),
                                Lanes<uint32_t>(5u), m, MemOrder::Commutative, Scope::Device);
-    co_await w.fence(Scope::Device);
+    if (!a.ordered) co_await w.fence(Scope::Device);
     co_await w.atomic<uint32_t>(AtomicOp::Exch, Lanes<Addr>(a.flag), Lanes<uint32_t>(1u),
-                                Mask::lane(0));
+                                Mask::lane(0), a.ordered ? MemOrder::Release : MemOrder::Relaxed,
+                                Scope::Device);
     // Stay resident until the reader is done: an SM that runs out of work
     // flushes its LAB (the per-SM kernel end), which would hide the bug.
     co_await spin_until_set(w, a.done);
     co_return;
   }
-  co_await spin_until_set(w, a.flag);
-  co_await w.fence(Scope::Device);
+  if (a.ordered) {
+    for (uint32_t l = 0; l <= a.lines; ++l) // warm the L1 with what is there now
+      co_await w.load<uint32_t>(address_of<uint32_t>(line(l), lane), m);
+    for (;;) {
+      Lanes<uint32_t> f =
+          co_await w.atomic<uint32_t>(AtomicOp::Add, Lanes<Addr>(a.flag), Lanes<uint32_t>(0u),
+                                      Mask::lane(0), MemOrder::Acquire, Scope::Device);
+      if (f[0] == 1) break;
+      co_await w.compute(4);
+    }
+  } else {
+    co_await spin_until_set(w, a.flag);
+    co_await w.fence(Scope::Device);
+  }
   for (uint32_t l = 0; l <= a.lines; ++l) { // the data lines, then the counter line
-    const Addr src = l < a.lines ? a.data + 128 * l : a.counters;
-    Lanes<uint32_t> v = co_await w.load<uint32_t>(address_of<uint32_t>(src, lane), m);
+    Lanes<uint32_t> v = co_await w.load<uint32_t>(address_of<uint32_t>(line(l), lane), m);
     co_await w.store<uint32_t>(address_of<uint32_t>(a.out, lane + 32 * l), v, m);
   }
   co_await w.atomic<uint32_t>(AtomicOp::Exch, Lanes<Addr>(a.done), Lanes<uint32_t>(1u),
@@ -67,13 +87,14 @@ WarpTask message_passing(Warp& w, MpArgs a) {
 }
 
 // Words the reader saw wrong (data not 7, counter not 160).
-uint32_t run_message_passing(const std::vector<std::string>& sets, TimingMode mode) {
+uint32_t run_message_passing(const std::vector<std::string>& sets, TimingMode mode,
+                             bool ordered = false) {
   const uint32_t lines = 48;
   const PlatformSpec p = load_platform(platform_path("tiny"), sets);
   std::vector<uint32_t> out;
   run_host_program(p, mode, 1, [&](HostModule& h) {
     MpArgs a{h.malloc(lines * 128),       h.malloc(128), h.malloc(128), h.malloc(128),
-             h.malloc((lines + 1) * 128), lines};
+             h.malloc((lines + 1) * 128), lines,         ordered};
     h.memset(a.done, 0, 128);
     h.memset(a.data, 0, lines * 128);
     h.memset(a.counters, 0, 128);
@@ -92,6 +113,21 @@ uint32_t run_message_passing(const std::vector<std::string>& sets, TimingMode mo
 const std::vector<std::string> kLab = {"lab.entries=128", "sm.blocking_writes=none"};
 
 } // namespace
+
+TEST_CASE("release/acquire accesses order like fences: message passing with a LAB, at") {
+  CHECK(run_message_passing(kLab, TimingMode::AT, true) == 0);
+}
+TEST_CASE("release/acquire accesses order like fences: message passing with a LAB, lt") {
+  CHECK(run_message_passing(kLab, TimingMode::LT, true) == 0);
+}
+TEST_CASE("release/acquire accesses order like fences: message passing, no LAB, functional") {
+  CHECK(run_message_passing({}, TimingMode::Functional, true) == 0);
+}
+TEST_CASE("mutation: release/acquire accesses treated as relaxed let the reader see stale data") {
+  std::vector<std::string> sets = kLab;
+  sets.push_back("sm.inject_fault=relaxed_orders");
+  CHECK(run_message_passing(sets, TimingMode::AT, true) > 0);
+}
 
 TEST_CASE("a fence waits for posted stores and reds: message passing with a LAB, at") {
   CHECK(run_message_passing(kLab, TimingMode::AT) == 0);
