@@ -17,16 +17,16 @@ if [ ! -x "$bin" ]; then
   exit 2
 fi
 
-# The block names are the indented line(s) after the "blocks" heading of
+# The group names are the indented line(s) after the "parameter groups" heading of
 # `tlmgpu list`, up to the next blank line or heading.
 list=$("$bin" list)
 blocks=$(printf '%s\n' "$list" | awk '
-  /^blocks/ { inside = 1; next }
+  /^parameter groups/ { inside = 1; next }
   inside && /^[^ \t]/ { exit }
   inside && NF == 0 { exit }
   inside { for (i = 1; i <= NF; ++i) print $i }')
 if [ -z "$blocks" ]; then
-  echo "gen-config-reference: found no blocks section in '$bin list'" >&2
+  echo "gen-config-reference: found no parameter groups section in '$bin list'" >&2
   exit 1
 fi
 
@@ -69,6 +69,11 @@ A platform is one JSON object (`platforms/*.json`):
   out-of-range values are errors that name the full path; cross-block rules
   (e.g. `l1.bytes + shared_mem.bytes <= sm.unified_sram_bytes`) are checked
   when the platform is loaded.
+- `"topology"` is not a parameter group but the platform's structure: which
+  blocks exist, how many, and how their ports are bound. It merges onto the
+  built-in GPU topology (docs/platforms.md, "Topology"); `tlmgpu topology -p
+  <platform>` prints it expanded. A block type's ports are listed with its
+  parameters below (`tlmgpu describe <type>`).
 - `tlmgpu config -p <platform>` prints the effective configuration (every
   default resolved); each run writes it to `config.json` next to `stats.json`.
 

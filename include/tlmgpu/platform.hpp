@@ -4,6 +4,7 @@
 
 #include "tlmgpu/address_map.hpp"
 #include "tlmgpu/params.hpp"
+#include "tlmgpu/topology.hpp"
 
 #include "../../models/dram/dram_spec.hpp"
 #include "../../models/energy/energy_spec.hpp"
@@ -41,6 +42,9 @@ struct PlatformSpec {
   DramSpec dram;
   AddressMapSpec address_map;
   EnergySpec energy;
+  // Which blocks exist and how they are bound: structure, not parameters, so
+  // it is not visited; config.cpp reads it (merged onto default_topology()).
+  TopologySpec topology;
 
   template <class V>
   void visit(V& v) {

@@ -7,7 +7,8 @@ using namespace sc_core;
 
 namespace tlmgpu {
 
-DramModule::DramModule(sc_module_name n, SimContext& ctx, uint32_t channel, StatGroup& parent)
+DramModule::DramModule(sc_module_name n, SimContext& ctx, uint32_t channel, StatGroup& parent,
+                       uint32_t port_count)
     : sc_module(n), ctx_(ctx), channel_(channel), spec_(ctx.platform.dram),
       clk_(ctx.platform.dram.clock_mhz), core_(ctx.platform.dram), stats_(parent, basename()),
       reads_(stats_.counter("reads", "accesses", "read accesses (line fills)")),
@@ -29,7 +30,7 @@ DramModule::DramModule(sc_module_name n, SimContext& ctx, uint32_t channel, Stat
   stats_.formula("row_hit_rate", "ratio", "row_hits / accesses", [this](StatView v) {
     return ratio(row_hits_.value(v), reads_.value(v) + writes_.value(v));
   });
-  for (uint32_t i = 0; i < ctx.platform.l2.sub_partitions; ++i) {
+  for (uint32_t i = 0; i < port_count; ++i) {
     TargetPort::Hooks h;
     h.b_transport = [this](Payload& t, sc_time& d) { b_transport(t, d); };
     h.debug = [this](Payload& t) { return debug(t); };

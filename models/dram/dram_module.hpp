@@ -15,8 +15,10 @@ namespace tlmgpu {
 
 class DramModule : public sc_core::sc_module {
 public:
-  DramModule(sc_core::sc_module_name n, SimContext& ctx, uint32_t channel, StatGroup& parent);
-  std::vector<std::unique_ptr<TargetPort>> ports; // one per L2 sub-partition
+  // `ports` target ports (port `in[k]`; the GPU binds one per L2 sub-partition).
+  DramModule(sc_core::sc_module_name n, SimContext& ctx, uint32_t channel, StatGroup& parent,
+             uint32_t ports);
+  std::vector<std::unique_ptr<TargetPort>> ports;
 
 private:
   struct Queued {

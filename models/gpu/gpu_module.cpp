@@ -1,5 +1,6 @@
 #include "models/gpu/gpu_module.hpp"
 
+#include "models/gpu/gpu_blocks.hpp"
 #include "models/sm/occupancy.hpp"
 #include "models/sm/sram_split.hpp"
 
@@ -14,23 +15,23 @@ namespace tlmgpu {
 GpuModule::GpuModule(sc_module_name n, SimContext& ctx)
     : sc_module(n), stats(ctx.stats, basename()), ctx_(ctx) {
   const PlatformSpec& p = ctx.platform;
-  for (uint32_t i = 0; i < p.sm.count; ++i)
-    sms.push_back(
-        std::make_unique<SmModule>(("sm_" + std::to_string(i)).c_str(), ctx, uint16_t(i), stats));
-  xbar = std::make_unique<XbarModule>("xbar", ctx, stats);
-  for (uint32_t s = 0; s < p.l2_slices(); ++s)
-    l2.push_back(std::make_unique<L2Module>(("l2_" + std::to_string(s)).c_str(), ctx, s, stats));
-  for (uint32_t c = 0; c < p.dram.channels; ++c)
-    dram.push_back(
-        std::make_unique<DramModule>(("dram_" + std::to_string(c)).c_str(), ctx, c, stats));
-
-  for (uint32_t i = 0; i < p.sm.count; ++i)
-    sms[i]->l1.down.socket.bind(xbar->sm_ports[i]->socket);
-  for (uint32_t s = 0; s < p.l2_slices(); ++s) {
-    xbar->slice_ports[s]->socket.bind(l2[s]->port.socket);
-    const uint32_t channel = s / p.l2.sub_partitions, sub = s % p.l2.sub_partitions;
-    l2[s]->mem.socket.bind(dram[channel]->ports[sub]->socket);
-  }
+  register_gpu_blocks();
+  built = build_topology(ctx, stats);
+  sms = built->of_type<SmModule>("sm");
+  l2 = built->of_type<L2Module>("l2");
+  const std::string origin = p.topology.origin.empty() ? "" : p.topology.origin + ": ";
+  if (sms.empty() || sms.size() > 65535)
+    throw ConfigError(origin + "topology: needs 1 to 65535 blocks of type sm, has " +
+                      std::to_string(sms.size()));
+  if (l2.size() != ctx.address_map.slices())
+    throw ConfigError(origin + "topology: has " + std::to_string(l2.size()) +
+                      " blocks of type l2, the address map " +
+                      std::to_string(ctx.address_map.slices()) +
+                      " slices (dram.channels * l2.sub_partitions)");
+  for (size_t i = 0; i < sms.size(); ++i)
+    if (sms[i]->id != i)
+      throw ConfigError(origin + "topology: SM ids must run 0.." + std::to_string(sms.size() - 1) +
+                        " in build order (one block of type sm)");
   atomic_profile = std::make_unique<AtomicProfile>(stats, p.l2.line_bytes);
   for (auto& sm : sms) {
     sm->on_cta_done = [this](uint16_t id, Cycle at) { cta_done(id, at); };
@@ -68,8 +69,8 @@ void GpuModule::launch(KernelLaunch k) {
   }
   kernel_ = std::move(k);
   dispatcher_ =
-      std::make_unique<CtaDispatcher>(uint32_t(kernel_.grid.count()), p.sm.count, occ.ctas_per_sm,
-                                      p.sm.cta_placement == "deterministic");
+      std::make_unique<CtaDispatcher>(uint32_t(kernel_.grid.count()), uint32_t(sms.size()),
+                                      occ.ctas_per_sm, p.sm.cta_placement == "deterministic");
   for (auto& sm : sms)
     sm->begin_kernel(kernel_, device_memory);
   running_ = true;

@@ -1,9 +1,11 @@
-// One GPU composed from a PlatformSpec:
+// One GPU built from its platform's topology (include/tlmgpu/topology.hpp;
+// the default one below) by the builder (include/tlmgpu/sim/builder.hpp):
 //
 //   sm_0..sm_N-1 (l1) ==> xbar ==> l2_0..l2_S-1 ==> dram_0..dram_C-1
 //
-// Slice s = channel * sub_partitions + sub; slices of one channel share that
-// channel's DRAM module (one target port each).
+// GpuModule adds what is not a block: the CTA dispatcher, the kernel
+// boundary and the host's debug access. It finds its SMs and L2 slices by
+// block type, whatever the topology calls them.
 #pragma once
 
 #include "models/dram/dram_module.hpp"
@@ -12,6 +14,7 @@
 #include "models/sm/sm_module.hpp"
 #include "models/xbar/xbar_module.hpp"
 #include "tlmgpu/device_memory.hpp"
+#include "tlmgpu/sim/builder.hpp"
 
 #include <memory>
 #include <vector>
@@ -24,10 +27,9 @@ public:
 
   StatGroup stats;
   std::unique_ptr<AtomicProfile> atomic_profile; // gpu.atomics
-  std::vector<std::unique_ptr<SmModule>> sms;
-  std::unique_ptr<XbarModule> xbar;
-  std::vector<std::unique_ptr<L2Module>> l2;
-  std::vector<std::unique_ptr<DramModule>> dram;
+  std::unique_ptr<BuiltTopology> built;          // owns every block's modules
+  std::vector<SmModule*> sms; // blocks of type sm, in build order (index = SM id)
+  std::vector<L2Module*> l2;  // blocks of type l2 (index = address-map slice)
 
   // Host-side access to device memory (through L2, which holds the newest
   // data): `n` may span lines; used by checkers and, later, memcpy.

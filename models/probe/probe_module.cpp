@@ -35,10 +35,12 @@ void ProbeModule::on_request(tlm::tlm_generic_payload& t) {
 }
 
 StageType probe_stage_type() {
-  return {"probe", "pass-through: counts the requests crossing it by kind",
-          [](const char* name, const StageContext& c) -> std::unique_ptr<PathStage> {
-            return std::make_unique<ProbeModule>(name, c);
-          }};
+  StageType t{"probe", "pass-through: counts the requests crossing it by kind",
+              [](const char* name, const StageContext& c) -> std::unique_ptr<PathStage> {
+                return std::make_unique<ProbeModule>(name, c);
+              }};
+  t.any_link = true; // it needs no SM: a probe may watch any link
+  return t;
 }
 
 } // namespace tlmgpu

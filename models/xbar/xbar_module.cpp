@@ -6,16 +6,15 @@ using namespace sc_core;
 
 namespace tlmgpu {
 
-XbarModule::XbarModule(sc_module_name n, SimContext& ctx, StatGroup& parent)
+XbarModule::XbarModule(sc_module_name n, SimContext& ctx, StatGroup& parent, unsigned inputs,
+                       unsigned outputs)
     : sc_module(n), ctx_(ctx), spec_(ctx.platform.xbar), clk_(ctx.platform.xbar.clock_mhz),
-      core_(ctx.platform.xbar, ctx.platform.sm.count, ctx.platform.l2_slices(),
-            ctx.platform.l2.sector_bytes,
+      core_(ctx.platform.xbar, inputs, outputs, ctx.platform.l2.sector_bytes,
             ctx.mode == TimingMode::LT ? Booking::TimeOrder : Booking::CallOrder),
       // A slot holds a packet of up to line-size data; the flit buffer bounds the count.
       out_capacity_(std::max<size_t>(1, ctx.platform.xbar.buffer_flits /
                                             ctx.platform.xbar.flits(ctx.platform.l2.line_bytes))),
-      out_(ctx.platform.l2_slices()), input_blocked_(ctx.platform.sm.count, false),
-      stats_(parent, basename()),
+      out_(outputs), input_blocked_(inputs, false), stats_(parent, basename()),
       req_packets_(stats_.counter("request_packets", "packets", "packets on the request network")),
       req_flits_(stats_.counter("request_flits", "flits", "flits on the request network")),
       resp_packets_(stats_.counter("reply_packets", "packets", "packets on the reply network")),
@@ -36,7 +35,7 @@ XbarModule::XbarModule(sc_module_name n, SimContext& ctx, StatGroup& parent)
   stats_.formula("link_wait_cycles", "cycles", "cycles packets waited for busy links (all ports)",
                  [this](StatView) { return double(core_.link_wait_cycles()); });
   const unsigned in_capacity = std::max(1u, spec_.buffer_flits / spec_.flits(0));
-  for (unsigned i = 0; i < ctx.platform.sm.count; ++i) {
+  for (unsigned i = 0; i < inputs; ++i) {
     TargetPort::Hooks h;
     h.b_transport = [this, i](Payload& t, sc_time& d) { b_transport(i, t, d); };
     h.debug = [this](Payload& t) { return debug(t); };
@@ -44,7 +43,7 @@ XbarModule::XbarModule(sc_module_name n, SimContext& ctx, StatGroup& parent)
     sm_ports.push_back(std::make_unique<TargetPort>(("sm_port_" + std::to_string(i)).c_str(),
                                                     in_capacity, std::move(h)));
   }
-  for (unsigned j = 0; j < ctx.platform.l2_slices(); ++j)
+  for (unsigned j = 0; j < outputs; ++j)
     slice_ports.push_back(std::make_unique<InitiatorPort>(
         ("slice_port_" + std::to_string(j)).c_str(), 2, [this, j](Payload& t) { on_reply(j, t); },
         [this, j] { drain_output(j); }));

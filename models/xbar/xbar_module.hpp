@@ -19,9 +19,12 @@ namespace tlmgpu {
 
 class XbarModule : public sc_core::sc_module {
 public:
-  XbarModule(sc_core::sc_module_name n, SimContext& ctx, StatGroup& parent);
-  std::vector<std::unique_ptr<TargetPort>> sm_ports;       // index = SM id
-  std::vector<std::unique_ptr<InitiatorPort>> slice_ports; // index = L2 slice
+  // `inputs` target ports (one per initiator) and `outputs` initiator ports
+  // (one per L2 slice of the address map), as the topology binds them.
+  XbarModule(sc_core::sc_module_name n, SimContext& ctx, StatGroup& parent, unsigned inputs,
+             unsigned outputs);
+  std::vector<std::unique_ptr<TargetPort>> sm_ports;       // port `in[i]`
+  std::vector<std::unique_ptr<InitiatorPort>> slice_ports; // port `out[s]`, L2 slice s
 
   // hLRC side-band packet (recall, recall write-back, release, ack) between
   // SM `sm` and slice `slice` carrying `data_bytes`, offered at crossbar

@@ -7,6 +7,7 @@
 #include <boost/program_options/variables_map.hpp>
 
 #include <filesystem>
+#include <iosfwd>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,8 +25,9 @@ int cmd_run(const Args& args);
 int cmd_list(const Args& args);
 int cmd_describe(const Args& args);
 int cmd_config(const Args& args);
-int cmd_sweep(const Args& args);  // sweep.cpp
-int cmd_report(const Args& args); // sweep.cpp
+int cmd_topology(const Args& args); // blocks.cpp
+int cmd_sweep(const Args& args);    // sweep.cpp
+int cmd_report(const Args& args);   // sweep.cpp
 
 // Shared by the commands (commands.cpp). parse: `args` against `desc`; false
 // when --help was printed instead. resolve_platform: a path as given, or a
@@ -35,6 +37,14 @@ bool parse(const char* cmd, const char* usage, const Args& args,
            const boost::program_options::positional_options_description& pos,
            boost::program_options::variables_map& vm);
 std::filesystem::path platforms_dir();
+// -p/--platform and --set; strings(): a repeatable option's values.
+void add_platform_options(boost::program_options::options_description& desc);
+std::vector<std::string> strings(const boost::program_options::variables_map& vm, const char* key);
 std::string resolve_platform(const std::string& arg);
+// blocks.cpp: the block types and parameter groups (`list`), one of them
+// with its ports and parameters (`describe`; ConfigError if unknown).
+void list_blocks(std::ostream& os);
+void describe(const std::string& name, std::ostream& os);
+std::string describable_names();
 
 } // namespace tlmgpu::cli

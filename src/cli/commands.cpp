@@ -82,6 +82,8 @@ uint64_t parse_seed(const std::string& s) {
   return v;
 }
 
+} // namespace
+
 std::vector<std::string> strings(const po::variables_map& vm, const char* key) {
   return vm.count(key) ? vm[key].as<std::vector<std::string>>() : std::vector<std::string>{};
 }
@@ -93,8 +95,6 @@ void add_platform_options(po::options_description& desc) {
       ("set", po::value<std::vector<std::string>>()->composing(), //
        "override a parameter: --set l2.ways=16 (repeatable)");
 }
-
-} // namespace
 
 int cmd_run(const Args& args) {
   po::options_description desc("options");
@@ -162,14 +162,8 @@ int cmd_list(const Args& args) {
                 << a.description << "\n";
   }
 
-  std::cout << "\nblocks (tlmgpu describe <block>):\n ";
-  for (const std::string& b : block_names())
-    std::cout << " " << b;
   std::cout << "\n";
-
-  std::cout << "\nmemory-path stages (sm.stages):\n";
-  for (const StageType& t : stage_types())
-    std::cout << "  " << std::left << std::setw(20) << t.name << " " << t.description << "\n";
+  list_blocks(std::cout);
   return 0;
 }
 
@@ -180,13 +174,9 @@ int cmd_describe(const Args& args) {
   pos.add("block", 1);
   po::variables_map vm;
   if (!parse("describe", "tlmgpu describe <block>", args, desc, pos, vm)) return 0;
-  if (!vm.count("block")) {
-    std::string list;
-    for (const std::string& n : block_names())
-      list += (list.empty() ? "" : ", ") + n;
-    throw UsageError("describe: missing block name; blocks: " + list);
-  }
-  std::cout << render_describe(describe_block(vm["block"].as<std::string>()));
+  if (!vm.count("block"))
+    throw UsageError("describe: missing block name; blocks: " + describable_names());
+  describe(vm["block"].as<std::string>(), std::cout);
   return 0;
 }
 

@@ -31,6 +31,7 @@ const Command kCommands[] = {
     {"list", cmd_list, "show platforms, workloads and blocks"},
     {"describe", cmd_describe, "show the parameters of a block"},
     {"config", cmd_config, "print a platform's effective configuration as JSON"},
+    {"topology", cmd_topology, "print a platform's blocks and bindings (text or Graphviz DOT)"},
     {"sweep", cmd_sweep, "run an experiment matrix from a JSON spec (docs/sweeps.md)"},
     {"report", cmd_report, "write an HTML report (LAB-paper-style plots) of a sweep"},
 };

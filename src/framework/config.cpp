@@ -52,6 +52,21 @@ public:
       it = by_path_.erase(it);
     by_path_[path] = origin;
   }
+  // Where the values at or below `path` came from ("a.json", "a.json and
+  // --set"); of(path) when nothing below it was set explicitly.
+  std::string below(const std::string& path) const {
+    std::set<std::string> found;
+    if (auto it = by_path_.find(path); it != by_path_.end()) found.insert(it->second);
+    const std::string sub = path + ".";
+    for (auto it = by_path_.lower_bound(sub);
+         it != by_path_.end() && it->first.compare(0, sub.size(), sub) == 0; ++it)
+      found.insert(it->second);
+    if (found.empty()) return of(path);
+    std::string s;
+    for (const std::string& o : found)
+      s += (s.empty() ? "" : " and ") + o;
+    return s;
+  }
   std::string of(std::string path) const {
     for (;;) {
       if (auto it = by_path_.find(path); it != by_path_.end()) return it->second;
@@ -345,7 +360,8 @@ void apply_set(json& doc, const std::string& assignment, Origins& origins) {
   const std::string key = assignment.substr(0, eq);
   const std::string text = assignment.substr(eq + 1);
   const auto& paths = declared_paths();
-  if (std::find(paths.begin(), paths.end(), key) == paths.end()) {
+  const bool structure = key.compare(0, 9, "topology.") == 0; // checked when expanded
+  if (!structure && std::find(paths.begin(), paths.end(), key) == paths.end()) {
     std::string group_keys;
     for (const std::string& p : paths)
       if (p.compare(0, key.size() + 1, key + ".") == 0)
@@ -364,7 +380,10 @@ void apply_set(json& doc, const std::string& assignment, Origins& origins) {
   json* node = &doc;
   std::string path;
   std::size_t start = 0;
-  for (std::size_t dot; (dot = key.find('.', start)) != std::string::npos; start = dot + 1) {
+  // A binding's key ("sm[i].mem") has dots of its own: it is one key.
+  const std::size_t last = key.compare(0, 14, "topology.bind.") == 0 ? 13 : std::string::npos;
+  for (std::size_t dot; (dot = key.find('.', start)) != std::string::npos && start <= last;
+       start = dot + 1) {
     const std::string part = key.substr(start, dot - start);
     path = join(path, part);
     json& child = (*node)[part];
@@ -378,8 +397,35 @@ void apply_set(json& doc, const std::string& assignment, Origins& origins) {
   origins.set(key, "--set");
 }
 
-PlatformSpec read_spec(const json& doc, const Origins& origins, const std::string& origin) {
+// The "topology" section (structure, not parameters): merged onto the
+// built-in GPU topology, with the file each block and binding came from.
+TopologySpec read_topology(const json& doc, const Origins& origins, const std::string& origin) {
+  TopologySpec t;
+  t.doc = default_topology();
+  t.origin = origin;
+  for (const char* part : {"blocks", "bind"})
+    for (const auto& item : t.doc.at(part).items())
+      t.origins[std::string(part) + "." + item.key()] = origin + " (default topology)";
+  auto it = doc.find("topology");
+  if (it == doc.end()) return t;
+  if (!it->is_object())
+    fail(origins.of("topology"), "topology",
+         "expected an object with \"blocks\" and \"bind\", got " + show(*it));
+  t.origin = origins.below("topology");
+  for (const char* part : {"blocks", "bind"})
+    if (auto sub = it->find(part); sub != it->end() && sub->is_object())
+      for (const auto& item : sub->items())
+        t.origins[std::string(part) + "." + item.key()] =
+            origins.below(std::string("topology.") + part + "." + item.key());
+  merge_topology(t.doc, *it);
+  return t;
+}
+
+PlatformSpec read_spec(const json& full, const Origins& origins, const std::string& origin) {
   PlatformSpec spec;
+  json doc = full;
+  spec.topology = read_topology(doc, origins, origin);
+  doc.erase("topology");
   Reader reader(&doc, "", origins);
   spec.visit(reader);
   reader.finish();
@@ -417,6 +463,12 @@ json effective_config(const PlatformSpec& spec) {
   json j = json::object();
   Writer w{j};
   copy.visit(w);
+  // Default blocks and bindings the platform removed stay removed on reload.
+  json topo = spec.topology.doc;
+  for (const char* part : {"blocks", "bind"})
+    for (const auto& item : default_topology().at(part).items())
+      if (!topo[part].contains(item.key())) topo[part][item.key()] = nullptr;
+  j["topology"] = topo;
   return j;
 }
 

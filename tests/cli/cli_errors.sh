@@ -97,6 +97,23 @@ expect_error "bad --timing" 2 "--timing" -- run -p "$MIN" -w x --timing fast
 expect_error "bad --seed" 2 "--seed" -- run -p "$MIN" -w x --seed -3
 expect_error "describe unknown block" 2 "unknown block 'nosuch'" -- describe nosuch
 
+# Topology mistakes (issue 12): one line naming the file and JSON path.
+PLAT=$2/platforms
+expect_error "topology: unknown block type" 2 "topology.blocks.l2.type: unknown block type 'l3'" \
+  "did you mean 'l2'" -- topology -p "$PLAT/tiny.json" --set topology.blocks.l2.type=l3
+expect_error "topology: port bound twice" 2 "port xbar.in[0] is bound twice" -- \
+  run -p "$PLAT/tiny.json" -w histogram --set 'topology.bind.sm[i].mem=xbar.in[0]'
+expect_error "topology: unbound port" 2 "port xbar.in[2]" "is not bound" -- \
+  run -p "$PLAT/tiny.json" -w histogram --set topology.blocks.xbar.ports.in=3
+expect_error "topology: crossbar outputs vs address map" 2 \
+  "topology.blocks.xbar: ports.out = 3 but the address map interleaves over 2 L2 slices" -- \
+  run -p "$PLAT/tiny.json" -w histogram --set topology.blocks.xbar.ports.out=3 \
+  --set topology.blocks.l2.count=3 --set topology.blocks.dram.ports.in=3 \
+  --set 'topology.bind.l2[i].mem=dram[0].in[i]'
+expect_ok "topology text" "xbar.out[1] -> l2_1.up" -- topology -p "$PLAT/tiny.json"
+expect_ok "topology dot" "digraph" -- topology -p "$PLAT/tiny.json" --dot
+expect_ok "describe a block type shows its ports" "initiator  yes" -- describe xbar
+
 expect_ok "version" "tlmgpu " -- --version
 expect_ok "help" "usage: tlmgpu" -- --help
 expect_ok "run --help" "--platform" -- run --help

@@ -23,7 +23,10 @@ struct RunResult {
   nlohmann::json stats;
 };
 
+// A platform name ("tiny") or a .json path relative to the source tree.
 inline std::string platform_path(const std::string& name) {
+  if (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0)
+    return std::string(TLMGPU_SOURCE_DIR) + "/" + name;
   return std::string(TLMGPU_SOURCE_DIR) + "/platforms/" + name + ".json";
 }
 

@@ -83,6 +83,9 @@ struct StageType {
   // Throws ConfigError if a platform cannot have this stage (the LAB
   // without lab.entries), before anything elaborates.
   std::function<void(const PlatformSpec&)> check = {};
+  // May also sit on any link of the topology (a block type with ports `up`
+  // and `down`, include/tlmgpu/sim/builder.hpp): a stage that needs no SM.
+  bool any_link = false;
 };
 
 // Registers a stage type (built-in ones: register_builtin_stages; a test or

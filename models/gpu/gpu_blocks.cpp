@@ -1,0 +1,100 @@
+// Registration of the GPU's block types. A factory hands each module only
+// its index and its port counts; the module reads its own spec.
+#include "models/gpu/gpu_blocks.hpp"
+
+#include "models/dram/dram_module.hpp"
+#include "models/l2/l2_module.hpp"
+#include "models/sm/sm_module.hpp"
+#include "models/xbar/xbar_module.hpp"
+#include "tlmgpu/sim/builder.hpp"
+
+namespace tlmgpu {
+namespace {
+
+template <class M>
+M& as(sc_core::sc_module& m) {
+  return static_cast<M&>(m);
+}
+
+BlockType sm_block() {
+  BlockType b{
+      "sm", "streaming multiprocessor: warps, LD/ST unit, its memory-path stages and L1",
+      "sm", {{"mem", PortDir::Initiator, false, "the L1's requests towards the memory system"}},
+      {},   {}};
+  b.make = [](const BlockBuild& a) -> std::unique_ptr<sc_core::sc_module> {
+    return std::make_unique<SmModule>(a.name.c_str(), a.ctx, uint16_t(a.index), a.parent);
+  };
+  b.socket = [](sc_core::sc_module& m, const std::string&, uint32_t) {
+    return SocketRef{&as<SmModule>(m).l1.down.socket, nullptr};
+  };
+  return b;
+}
+
+BlockType xbar_block() {
+  BlockType b{"xbar",
+              "crossbar: request and reply networks, routed by the address map",
+              "xbar",
+              {{"in", PortDir::Target, true, "from initiators (SMs, ...); replies go back here"},
+               {"out", PortDir::Initiator, true, "to L2 slice s (the address map's slice s)"}},
+              {},
+              {}};
+  b.make = [](const BlockBuild& a) -> std::unique_ptr<sc_core::sc_module> {
+    const uint32_t slices = a.ctx.address_map.slices();
+    if (a.ports("out") != slices)
+      throw ConfigError("ports.out = " + std::to_string(a.ports("out")) +
+                        " but the address map interleaves over " + std::to_string(slices) +
+                        " L2 slices (dram.channels * l2.sub_partitions)");
+    return std::make_unique<XbarModule>(a.name.c_str(), a.ctx, a.parent, a.ports("in"),
+                                        a.ports("out"));
+  };
+  b.socket = [](sc_core::sc_module& m, const std::string& port, uint32_t i) {
+    auto& x = as<XbarModule>(m);
+    return port == "in" ? SocketRef{nullptr, &x.sm_ports[i]->socket}
+                        : SocketRef{&x.slice_ports[i]->socket, nullptr};
+  };
+  return b;
+}
+
+BlockType l2_block() {
+  BlockType b{"l2",
+              "L2 slice: sectored cache with MSHRs and atomic units",
+              "l2",
+              {{"up", PortDir::Target, false, "requests from the network"},
+               {"mem", PortDir::Initiator, false, "fills and write-backs to DRAM"}},
+              {},
+              {}};
+  b.make = [](const BlockBuild& a) -> std::unique_ptr<sc_core::sc_module> {
+    return std::make_unique<L2Module>(a.name.c_str(), a.ctx, a.index, a.parent);
+  };
+  b.socket = [](sc_core::sc_module& m, const std::string& port, uint32_t) {
+    auto& l2 = as<L2Module>(m);
+    return port == "up" ? SocketRef{nullptr, &l2.port.socket} : SocketRef{&l2.mem.socket, nullptr};
+  };
+  return b;
+}
+
+BlockType dram_block() {
+  BlockType b{"dram", "DRAM channel: banks, rows and one data bus",
+              "dram", {{"in", PortDir::Target, true, "one per L2 slice of the channel"}},
+              {},     {}};
+  b.make = [](const BlockBuild& a) -> std::unique_ptr<sc_core::sc_module> {
+    return std::make_unique<DramModule>(a.name.c_str(), a.ctx, a.index, a.parent, a.ports("in"));
+  };
+  b.socket = [](sc_core::sc_module& m, const std::string&, uint32_t i) {
+    return SocketRef{nullptr, &as<DramModule>(m).ports[i]->socket};
+  };
+  return b;
+}
+
+} // namespace
+
+void register_gpu_blocks() {
+  static const bool once = [] {
+    for (BlockType b : {sm_block(), xbar_block(), l2_block(), dram_block()})
+      register_block(std::move(b));
+    return true;
+  }();
+  (void)once;
+}
+
+} // namespace tlmgpu
