@@ -40,6 +40,11 @@ constexpr unsigned size_of(DataType t) {
   return (t == DataType::U64 || t == DataType::F64) ? 8 : 4;
 }
 
+// How a simulation keeps time (docs/timing.md): a property of the run that
+// every block reads, so it lives here, below the runner.
+enum class TimingMode { Functional, LT, AT };
+std::string_view to_string(TimingMode m);
+
 std::string_view to_string(AccessKind k);
 std::string_view to_string(AtomicOp o);
 std::string_view to_string(DataType t);

@@ -4,6 +4,8 @@
 
 #include "models/dram/dram_module.hpp"
 #include "models/l2/l2_module.hpp"
+#include "models/lab/lab_module.hpp"
+#include "models/probe/probe_module.hpp"
 #include "models/sm/sm_module.hpp"
 #include "models/xbar/xbar_module.hpp"
 #include "tlmgpu/sim/builder.hpp"
@@ -92,6 +94,10 @@ void register_gpu_blocks() {
   static const bool once = [] {
     for (BlockType b : {sm_block(), xbar_block(), l2_block(), dram_block()})
       register_block(std::move(b));
+    // Built-in memory-path stages (explicit: static self-registration would
+    // be dropped by the linker from a static library).
+    register_stage(probe_stage_type());
+    register_stage(lab_stage_type());
     return true;
   }();
   (void)once;

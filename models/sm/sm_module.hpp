@@ -89,7 +89,7 @@ private:
     bool exited = false; // the coroutine finished; the slot frees once its writes are acked
     enum class AfterWrites : uint8_t { None, Fence, Barrier } after_writes = AfterWrites::None;
     // An access with release/acquire order is fence + access + fence
-    // (sm_ordering.cpp): where the warp is in that sequence.
+    // (sm_ordering_module.cpp): where the warp is in that sequence.
     enum class Ordered : uint8_t {
       None,
       Release,
@@ -124,7 +124,7 @@ private:
   void advance(uint32_t slot);     // resume the coroutine after its instruction completed
   void retire_warp(uint32_t slot); // its coroutine finished
   void free_warp(uint32_t slot);   // ... and its writes are acknowledged
-  // Non-blocking writes (sm_ordering.cpp).
+  // Non-blocking writes (sm_ordering_module.cpp).
   bool waits_for(WarpInstr::Kind k) const; // does the warp wait for this instruction's replies?
   bool writes_pending(const WarpSlot& w) const;
   bool lsu_open() const;              // AT: may a global memory instruction issue now?

@@ -2,8 +2,8 @@
 // run_simulation); list, describe and config stay kernel-free.
 #include "cli.hpp"
 
+#include "tlmgpu/app/run.hpp"
 #include "tlmgpu/config.hpp"
-#include "tlmgpu/run.hpp"
 #include "tlmgpu/sim/path_stage.hpp"
 
 #include <boost/program_options.hpp>

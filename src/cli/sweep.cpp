@@ -9,7 +9,7 @@
 #include "src/sweep/sweep_results.hpp"
 #include "src/sweep/sweep_spec.hpp"
 #include "tlmgpu/config.hpp"
-#include "tlmgpu/sim/workload.hpp"
+#include "workloads/workload.hpp"
 
 #include <boost/program_options.hpp>
 

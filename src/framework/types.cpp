@@ -39,6 +39,18 @@ std::optional<E> parse(const std::string_view (&names)[N], std::string_view s) {
 
 } // namespace
 
+std::string_view to_string(TimingMode m) {
+  switch (m) {
+  case TimingMode::Functional:
+    return "functional";
+  case TimingMode::LT:
+    return "lt";
+  case TimingMode::AT:
+    return "at";
+  }
+  return "?";
+}
+
 std::string_view to_string(AccessKind k) {
   return name_of(kAccessKindNames, k);
 }

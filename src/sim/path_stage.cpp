@@ -1,8 +1,6 @@
 // The memory-path stage registry (include/tlmgpu/sim/path_stage.hpp).
 #include "tlmgpu/sim/path_stage.hpp"
 
-#include "models/lab/lab_module.hpp"
-#include "models/probe/probe_module.hpp"
 #include "tlmgpu/config.hpp"
 
 #include <algorithm>
@@ -12,9 +10,9 @@ namespace tlmgpu {
 
 namespace {
 std::vector<StageType>& registry() {
-  // Built-in stages are listed here explicitly: static self-registration
-  // would be dropped by the linker from a static library.
-  static std::vector<StageType> all = {probe_stage_type(), lab_stage_type()};
+  // The models register the built-in stages (register_gpu_blocks, in
+  // models/gpu): this layer does not know them.
+  static std::vector<StageType> all;
   return all;
 }
 } // namespace

@@ -7,7 +7,7 @@
 // updates reached L2 lets the reader see a word other than 5.
 #pragma once
 
-#include "tlmgpu/sim/host_program.hpp"
+#include "tlmgpu/app/host_program.hpp"
 
 #include <vector>
 

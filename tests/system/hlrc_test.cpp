@@ -3,7 +3,7 @@
 // between SMs, the protocol's bookkeeping balances, a cross-SM hand-over
 // and a fence behave, and histogram shows the paper's slowdown.
 #include "run_helpers.hpp"
-#include "tlmgpu/sim/host_program.hpp"
+#include "tlmgpu/app/host_program.hpp"
 
 #include <catch2/catch.hpp>
 

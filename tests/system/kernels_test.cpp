@@ -1,7 +1,7 @@
 // System tests of the SM, kernels and host (issue: SM with warp coroutines).
 // Each TEST_CASE is its own process (CTest), so each may simulate once.
 #include "run_helpers.hpp"
-#include "tlmgpu/sim/host_program.hpp"
+#include "tlmgpu/app/host_program.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -7,7 +7,7 @@
 #include "graph_test_helpers.hpp"
 #include "next_kernel_helper.hpp"
 #include "run_helpers.hpp"
-#include "tlmgpu/sim/host_program.hpp"
+#include "tlmgpu/app/host_program.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -4,7 +4,7 @@
 // old values (CCA's retry loop, a ticket counter) stays correct.
 #include "graph_test_helpers.hpp"
 #include "run_helpers.hpp"
-#include "tlmgpu/sim/host_program.hpp"
+#include "tlmgpu/app/host_program.hpp"
 
 #include <catch2/catch.hpp>
 

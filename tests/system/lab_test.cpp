@@ -1,7 +1,7 @@
 // System tests of the LAB wired into the SM (issue 5, first step).
 #include "next_kernel_helper.hpp"
 #include "run_helpers.hpp"
-#include "tlmgpu/sim/host_program.hpp"
+#include "tlmgpu/app/host_program.hpp"
 #include "workloads/histogram/histogram_kernels.hpp"
 
 #include <catch2/catch.hpp>

@@ -4,7 +4,7 @@
 // More bins make a longer kernel-end flush burst (a multiple of 64).
 #pragma once
 
-#include "tlmgpu/sim/host_program.hpp"
+#include "tlmgpu/app/host_program.hpp"
 #include "workloads/histogram/histogram_kernels.hpp"
 
 #include <vector>

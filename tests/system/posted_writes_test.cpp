@@ -3,7 +3,7 @@
 // the LD/ST unit's write slots bound how many are in flight; and a kernel
 // shorter than the lt quantum reports its own cycles.
 #include "run_helpers.hpp"
-#include "tlmgpu/sim/host_program.hpp"
+#include "tlmgpu/app/host_program.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,8 +2,8 @@
 // entry per case), so each may call run_simulation exactly once.
 #pragma once
 
+#include "tlmgpu/app/run.hpp"
 #include "tlmgpu/config.hpp"
-#include "tlmgpu/run.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -4,7 +4,7 @@
 // and workloads/graph_apps/README.md.
 #pragma once
 
-#include "tlmgpu/sim/workload.hpp"
+#include "workloads/workload.hpp"
 #include "workloads/graph/csr_graph.hpp"
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "tlmgpu/sim/workload.hpp"
+#include "workloads/workload.hpp"
 
 namespace tlmgpu {
 WorkloadEntry cca_workload();

@@ -3,7 +3,7 @@
 // value) per edge). See clr.cpp and workloads/graph_apps/README.md.
 #pragma once
 
-#include "tlmgpu/sim/workload.hpp"
+#include "workloads/workload.hpp"
 
 #include <cstdint>
 #include <vector>

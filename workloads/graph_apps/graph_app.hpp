@@ -20,7 +20,7 @@
 // vertices are written as "inf". See workloads/graph_apps/README.md.
 #pragma once
 
-#include "tlmgpu/sim/workload.hpp"
+#include "workloads/workload.hpp"
 #include "tlmgpu/simt/warp.hpp"
 #include "workloads/graph/csr_graph.hpp"
 

@@ -3,7 +3,7 @@
 // See mis.cpp and workloads/graph_apps/README.md.
 #pragma once
 
-#include "tlmgpu/sim/workload.hpp"
+#include "workloads/workload.hpp"
 
 namespace tlmgpu {
 

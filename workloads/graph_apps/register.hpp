@@ -2,7 +2,7 @@
 // CCA, CLR, MIS, BC). Each workload file adds its entries here.
 #pragma once
 
-#include "tlmgpu/sim/workload.hpp"
+#include "workloads/workload.hpp"
 
 #include <vector>
 

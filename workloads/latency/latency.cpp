@@ -1,6 +1,6 @@
 // `latency`: the unloaded load-latency microbenchmark (models/traffic/latency_probe).
 #include "models/gpu/gpu_module.hpp"
-#include "models/traffic/latency_probe.hpp"
+#include "models/traffic/latency_probe_module.hpp"
 #include "workloads/random_traffic/random_traffic.hpp"
 
 namespace tlmgpu {

@@ -4,7 +4,7 @@
 // float gradients with device-scope commutative atomicAdd (PTX red.add.f32).
 #pragma once
 
-#include "tlmgpu/sim/workload.hpp"
+#include "workloads/workload.hpp"
 
 #include <cstdint>
 #include <cstring>

@@ -1,7 +1,7 @@
 // Registration hook for the ML-training-like reductions (bwc, logreg).
 #pragma once
 
-#include "tlmgpu/sim/workload.hpp"
+#include "workloads/workload.hpp"
 
 #include <vector>
 

@@ -4,7 +4,7 @@
 // reference at the end. `latency`: the load-latency microbenchmark.
 #pragma once
 
-#include "tlmgpu/sim/workload.hpp"
+#include "workloads/workload.hpp"
 
 namespace tlmgpu {
 

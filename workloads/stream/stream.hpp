@@ -7,7 +7,7 @@
 // PHI on streaming Rodinia apps).
 #pragma once
 
-#include "tlmgpu/sim/workload.hpp"
+#include "workloads/workload.hpp"
 #include "tlmgpu/simt/warp.hpp"
 
 namespace tlmgpu {

@@ -8,9 +8,9 @@
 #include "tlmgpu/backing_store.hpp"
 #include "tlmgpu/metrics.hpp"
 #include "tlmgpu/platform.hpp"
-#include "tlmgpu/run.hpp"
 #include "tlmgpu/sim/payload.hpp"
 #include "tlmgpu/stats.hpp"
+#include "tlmgpu/types.hpp"
 
 #include <nlohmann/json.hpp>
 

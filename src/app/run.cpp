@@ -2,20 +2,19 @@
 // write stats.json + config.json. Everything the user can get wrong is
 // checked before elaboration; everything that goes wrong inside SystemC comes
 // back as one SimError line, never a report dump or an abort.
-#include "tlmgpu/run.hpp"
+#include "tlmgpu/app/run.hpp"
+#include "tlmgpu/app/summary.hpp"
 #include "tlmgpu/config.hpp"
 #include "tlmgpu/metrics.hpp"
 #include "tlmgpu/sim/context.hpp"
-#include "tlmgpu/sim/summary.hpp"
-#include "tlmgpu/sim/workload.hpp"
+#include "workloads/workload.hpp"
 
+#include "models/gpu/gpu_blocks.hpp"
 #include "models/gpu/gpu_module.hpp"
 #include "models/lab/lab_core.hpp"
 
 #include "tlmgpu/sim/path_stage.hpp"
 #include <nlohmann/json.hpp>
-
-#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -27,50 +26,6 @@
 using namespace sc_core;
 
 namespace tlmgpu {
-
-std::string_view to_string(TimingMode m) {
-  switch (m) {
-  case TimingMode::Functional:
-    return "functional";
-  case TimingMode::LT:
-    return "lt";
-  case TimingMode::AT:
-    return "at";
-  }
-  return "?";
-}
-
-void init_kernel_time() {
-  static bool done = false;
-  if (done) return;
-  done = true;
-  sc_set_time_resolution(1, SC_FS);
-}
-
-void prepare_kernel(const PlatformSpec& p) {
-  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-  sc_report_handler::set_actions(SC_ERROR, SC_THROW);
-  sc_report_handler::set_actions(SC_FATAL, SC_THROW);
-  init_kernel_time();
-  tlm_utils::tlm_quantumkeeper::set_global_quantum(
-      Clock(p.sm.clock_mhz).cycles(p.sim.quantum_cycles));
-}
-
-void simulate() {
-  try {
-    sc_start();
-  } catch (const sc_report& r) {
-    throw SimError(std::string("simulation stopped: ") + r.get_msg());
-  }
-}
-
-std::vector<WorkloadInfo> list_workloads() {
-  std::vector<WorkloadInfo> v;
-  for (const WorkloadEntry& e : workload_registry())
-    v.push_back(e.info);
-  std::sort(v.begin(), v.end(), [](auto& a, auto& b) { return a.name < b.name; });
-  return v;
-}
 
 static void write_json(const std::filesystem::path& p, const nlohmann::json& j) {
   std::ofstream f(p);
@@ -89,7 +44,8 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
   const WorkloadEntry& entry = find_workload(o.workload);
   WorkloadArgs args(entry.info, o.args);
   std::unique_ptr<Workload> workload = entry.make(args);
-  try {                      // stage types are known only here, not to the config reader
+  try { // stage types are known only here, not to the config reader
+    register_gpu_blocks();
     path_stages(o.platform); // unknown types, and types the platform cannot have
   } catch (const ConfigError& e) {
     throw ConfigError(o.platform_path.empty() ? e.what() : o.platform_path + ": " + e.what());

@@ -44,7 +44,7 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
   if (rmw && atomic_profile) atomic_profile->record(in);
   global_requests_ += reqs.size();
   if (rmw) atomic_requests_ += reqs.size();
-  // A store or red the warp does not wait for (sm_ordering.cpp).
+  // A store or red the warp does not wait for (sm_ordering_module.cpp).
   const bool posted = !waits_for(in.kind);
   if (posted) write_requests_ += reqs.size();
   const bool lt = ctx_.mode == TimingMode::LT;
@@ -112,7 +112,7 @@ void SmModule::on_lsu_response(Payload& t) {
   auto it = in_flight_.find(&t);
   sc_assert(it != in_flight_.end());
   const uint32_t slot = it->second.slot;
-  if (slot == kNoWarp) { // the kernel end's fence (sm_ordering.cpp)
+  if (slot == kNoWarp) { // the kernel end's fence (sm_ordering_module.cpp)
     in_flight_.erase(it);
     static_cast<GpuPayload&>(t).release();
     kernel_end_pending_ = false;
@@ -138,7 +138,7 @@ void SmModule::on_lsu_response(Payload& t) {
     coalescer_.scatter_load(in, r, p.data(), w.warp->results());
   } else if (in.kind == WarpInstr::Kind::Atomic)
     Coalescer::scatter_atomic(p.access(), w.warp->results());
-  const bool barrier = it->second.barrier; // sm_ordering.cpp
+  const bool barrier = it->second.barrier; // sm_ordering_module.cpp
   in_flight_.erase(it);
   p.release();
   if (barrier) { // the warp arrives at the barrier now

@@ -1,4 +1,4 @@
-#include "tlmgpu/sim/host_program.hpp"
+#include "tlmgpu/app/host_program.hpp"
 
 namespace tlmgpu {
 

@@ -3,7 +3,8 @@
 // simulation checks its result against a CPU reference.
 #pragma once
 
-#include "tlmgpu/run.hpp"
+#include <cstdint>
+#include <vector>
 
 #include <functional>
 #include <map>
@@ -15,6 +16,17 @@ namespace tlmgpu {
 
 class SimContext;
 class GpuModule;
+
+struct WorkloadArg {
+  std::string name, def, description;
+};
+struct WorkloadInfo {
+  std::string name, description;
+  std::vector<WorkloadArg> args;
+};
+
+// All registered workloads, sorted by name.
+std::vector<WorkloadInfo> list_workloads();
 
 // Workload arguments (--arg k=v), checked against the declared list: unknown
 // names and malformed numbers are ConfigErrors naming the argument.

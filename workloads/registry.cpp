@@ -1,6 +1,6 @@
 // The workload registry: an explicit list (static self-registration would be
 // dropped by the linker from a static library) and argument checking.
-#include "tlmgpu/sim/workload.hpp"
+#include "workloads/workload.hpp"
 
 #include "tlmgpu/config.hpp"
 #include "workloads/graph_apps/register.hpp"
@@ -9,6 +9,7 @@
 #include "workloads/random_traffic/random_traffic.hpp"
 #include "workloads/stream/stream.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 namespace tlmgpu {
@@ -71,6 +72,14 @@ uint64_t WorkloadArgs::u64(const std::string& name, uint64_t min, uint64_t max) 
 
 std::string WorkloadArgs::str(const std::string& name) const {
   return values_.at(name);
+}
+
+std::vector<WorkloadInfo> list_workloads() {
+  std::vector<WorkloadInfo> v;
+  for (const WorkloadEntry& e : workload_registry())
+    v.push_back(e.info);
+  std::sort(v.begin(), v.end(), [](auto& a, auto& b) { return a.name < b.name; });
+  return v;
 }
 
 } // namespace tlmgpu

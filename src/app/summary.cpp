@@ -1,7 +1,7 @@
 // The short human summary a run prints per kernel. Everything here is read
 // back from the kernel's "metrics" (tlmgpu/metrics.hpp), so the summary,
 // stats.json and `tlmgpu sweep` can never disagree.
-#include "tlmgpu/sim/summary.hpp"
+#include "tlmgpu/app/summary.hpp"
 
 #include <cstdio>
 

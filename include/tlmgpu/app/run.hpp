@@ -3,6 +3,8 @@
 #pragma once
 
 #include "tlmgpu/platform.hpp"
+#include "tlmgpu/types.hpp"
+#include "workloads/workload.hpp"
 
 #include <cstdint>
 #include <map>
@@ -11,9 +13,6 @@
 #include <vector>
 
 namespace tlmgpu {
-
-enum class TimingMode { Functional, LT, AT };
-std::string_view to_string(TimingMode m);
 
 struct RunOptions {
   PlatformSpec platform;                   // already loaded and validated
@@ -25,17 +24,6 @@ struct RunOptions {
   std::string out_dir = "out";
   bool quiet = false; // no human summary on stdout
 };
-
-struct WorkloadArg {
-  std::string name, def, description;
-};
-struct WorkloadInfo {
-  std::string name, description;
-  std::vector<WorkloadArg> args;
-};
-
-// All registered workloads, sorted by name.
-std::vector<WorkloadInfo> list_workloads();
 
 // Runs one simulation to completion in this process (SystemC elaborates once
 // per process). Writes stats.json and config.json into opts.out_dir, prints a

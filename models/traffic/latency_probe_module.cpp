@@ -1,4 +1,4 @@
-#include "models/traffic/latency_probe.hpp"
+#include "models/traffic/latency_probe_module.hpp"
 
 #include <tlm_utils/tlm_quantumkeeper.h>
 
