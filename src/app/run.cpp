@@ -3,6 +3,7 @@
 // checked before elaboration; everything that goes wrong inside SystemC comes
 // back as one SimError line, never a report dump or an abort.
 #include "tlmgpu/app/run.hpp"
+#include "run_files.hpp"
 #include "tlmgpu/app/summary.hpp"
 #include "tlmgpu/config.hpp"
 #include "tlmgpu/metrics.hpp"
@@ -27,19 +28,8 @@ using namespace sc_core;
 
 namespace tlmgpu {
 
-static void write_json(const std::filesystem::path& p, const nlohmann::json& j) {
-  std::ofstream f(p);
-  if (!f) throw SimError("cannot write " + p.string());
-  f << std::setw(2) << j << "\n";
-}
-
-static double peak_rss_mib() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return double(u.ru_maxrss) / 1024.0;
-}
-
 int run_simulation(const RunOptions& o, std::ostream& out) {
+  if (!o.node.gpus.empty()) return run_node(o, out);
   // Everything the user controls is validated before the kernel starts.
   const WorkloadEntry& entry = find_workload(o.workload);
   WorkloadArgs args(entry.info, o.args);

@@ -5,6 +5,7 @@
 
 #include "models/gpu/gpu_blocks.hpp"
 #include "tlmgpu/config.hpp"
+#include "tlmgpu/node.hpp"
 #include "tlmgpu/sim/builder.hpp"
 #include "tlmgpu/sim/path_stage.hpp"
 
@@ -94,9 +95,18 @@ int cmd_topology(const Args& args) {
   if (!parse("topology", "tlmgpu topology -p <platform> [--set key=value]... [--dot]", args, desc,
              {}, vm))
     return 0;
-  const PlatformSpec spec =
-      load_platform(resolve_platform(vm["platform"].as<std::string>()), strings(vm, "set"));
+  const std::string path = resolve_platform(vm["platform"].as<std::string>());
   register_gpu_blocks();
+  if (is_node_file(path)) { // one topology per GPU (no links between them yet)
+    const NodeSpec node = load_node(path, strings(vm, "set"));
+    if (vm["dot"].as<bool>()) throw UsageError("topology --dot: give one GPU's platform file");
+    for (size_t i = 0; i < node.gpus.size(); ++i)
+      std::cout << "device_" << i << ": platform " << node.gpus[i].name << " (" << node.gpu_files[i]
+                << ")\n"
+                << topology_text(expand_platform_topology(node.gpus[i]));
+    return 0;
+  }
+  const PlatformSpec spec = load_platform(path, strings(vm, "set"));
   const Topology t = expand_platform_topology(spec);
   if (vm["dot"].as<bool>())
     std::cout << topology_dot(t, spec.name);

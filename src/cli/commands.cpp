@@ -4,6 +4,7 @@
 
 #include "tlmgpu/app/run.hpp"
 #include "tlmgpu/config.hpp"
+#include "tlmgpu/node.hpp"
 #include "tlmgpu/sim/path_stage.hpp"
 
 #include <boost/program_options.hpp>
@@ -123,7 +124,10 @@ int cmd_run(const Args& args) {
   if (vm.count("input") && !opts.args.emplace("input", vm["input"].as<std::string>()).second)
     throw UsageError("--input and --arg input= are both given");
   opts.platform_path = resolve_platform(vm["platform"].as<std::string>());
-  opts.platform = load_platform(opts.platform_path, strings(vm, "set"));
+  if (is_node_file(opts.platform_path))
+    opts.node = load_node(opts.platform_path, strings(vm, "set"));
+  else
+    opts.platform = load_platform(opts.platform_path, strings(vm, "set"));
   opts.workload = vm["workload"].as<std::string>();
   opts.out_dir = vm["out"].as<std::string>();
   opts.quiet = vm["quiet"].as<bool>();
@@ -145,7 +149,8 @@ int cmd_list(const Args& args) {
   for (const fs::path& f : files) {
     std::string about;
     try {
-      about = load_platform(f.string()).description;
+      about = is_node_file(f.string()) ? load_node(f.string()).description
+                                       : load_platform(f.string()).description;
     } catch (const ConfigError& e) {
       about = std::string("(invalid: ") + e.what() + ")";
     }
@@ -186,9 +191,17 @@ int cmd_config(const Args& args) {
   po::variables_map vm;
   if (!parse("config", "tlmgpu config -p <platform> [--set key=value]...", args, desc, {}, vm))
     return 0;
-  const PlatformSpec spec =
-      load_platform(resolve_platform(vm["platform"].as<std::string>()), strings(vm, "set"));
-  std::cout << effective_config(spec).dump(2) << "\n";
+  const std::string path = resolve_platform(vm["platform"].as<std::string>());
+  if (is_node_file(path)) { // each GPU's effective platform
+    const NodeSpec node = load_node(path, strings(vm, "set"));
+    nlohmann::json j = {{"name", node.name}, {"gpus", nlohmann::json::array()}};
+    for (size_t i = 0; i < node.gpus.size(); ++i)
+      j["gpus"].push_back(
+          {{"platform_file", node.gpu_files[i]}, {"platform", effective_config(node.gpus[i])}});
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << effective_config(load_platform(path, strings(vm, "set"))).dump(2) << "\n";
   return 0;
 }
 

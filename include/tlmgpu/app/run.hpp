@@ -2,6 +2,7 @@
 // and the registry of workloads `tlmgpu list` shows.
 #pragma once
 
+#include "tlmgpu/node.hpp"
 #include "tlmgpu/platform.hpp"
 #include "tlmgpu/types.hpp"
 #include "workloads/workload.hpp"
@@ -23,6 +24,10 @@ struct RunOptions {
   uint64_t seed = 1;
   std::string out_dir = "out";
   bool quiet = false; // no human summary on stdout
+  // A node platform (tlmgpu/node.hpp): several GPUs; `platform` is unused.
+  // `workload` is one name for every GPU or one per GPU ("histogram,stream");
+  // an --arg "gpu<i>.k=v" goes to GPU i only, a plain one to every GPU.
+  NodeSpec node;
 };
 
 // Runs one simulation to completion in this process (SystemC elaborates once
@@ -31,5 +36,9 @@ struct RunOptions {
 // it failed. Throws ConfigError for bad workload name/arguments (before any
 // simulation) and tlmgpu::SimError for errors found while simulating.
 int run_simulation(const RunOptions& opts, std::ostream& out);
+// The same for a node (opts.node.gpus not empty; run_simulation calls it):
+// stats.json gets one "devices" entry per GPU and the stats tree one
+// "device_<i>" group per GPU (src/app/run_node.cpp).
+int run_node(const RunOptions& opts, std::ostream& out);
 
 } // namespace tlmgpu

@@ -1,7 +1,5 @@
-// What every module of one simulation shares: the timing mode, the platform,
-// the address map, the DRAM backing store (real bytes), the payload pool, the
-// root of the stats tree and the seeded RNG. One per process (SystemC
-// elaborates once per process).
+// The run context (one per process: SystemC elaborates once per process)
+// and the device context (one per GPU of the run) that every module gets.
 #pragma once
 
 #include "tlmgpu/address_map.hpp"
@@ -28,25 +26,49 @@ struct SimError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-class SimContext {
+// What one simulation (one process) shares across its devices: the timing
+// mode, the seed and RNG, the payload pool and the root of the stats tree.
+class RunContext {
 public:
-  SimContext(const PlatformSpec& p, TimingMode mode, uint64_t seed)
-      : platform(p), mode(mode), seed(seed), rng(seed),
-        address_map(p.address_map, p.dram.channels, p.l2.sub_partitions, p.dram.banks,
-                    p.dram.row_bytes) {}
-
-  const PlatformSpec platform;
+  RunContext(TimingMode mode, uint64_t seed) : mode(mode), seed(seed), rng(seed) {}
   const TimingMode mode;
   const uint64_t seed;
   std::mt19937_64 rng;
+  PayloadPool pool;
+  StatGroup stats; // root
+};
+
+// One device (GPU) of a run: its platform, address map, DRAM backing store
+// (real bytes), its stats subtree, per-kernel sections and the state its
+// blocks share. Every module of the device gets this; run-wide things are
+// reachable as `run` (and forwarded: mode, seed, pool).
+class SimContext {
+  std::unique_ptr<RunContext> owned_run_; // a one-device run owns its RunContext
+
+public:
+  // A run of one device: stats hang from the root (stats.json as ever).
+  SimContext(const PlatformSpec& p, TimingMode mode, uint64_t seed)
+      : owned_run_(std::make_unique<RunContext>(mode, seed)), run(*owned_run_), platform(p),
+        mode(mode), seed(seed), address_map(map_of(p)), pool(run.pool), stats(run.stats) {}
+  // Device `device` of a node: its stats go under `device_stats` (a group of
+  // the run's root), its kernels' epochs open and close there only.
+  SimContext(RunContext& r, const PlatformSpec& p, uint32_t device, StatGroup& device_stats)
+      : run(r), platform(p), mode(r.mode), seed(r.seed), device(device), address_map(map_of(p)),
+        pool(r.pool), stats(device_stats) {}
+
+  RunContext& run;
+  const PlatformSpec platform;
+  const TimingMode mode;
+  const uint64_t seed;
+  const uint32_t device = 0;
   AddressMap address_map;
   BackingStore memory;
-  PayloadPool pool;
-  StatGroup stats;     // root
+  PayloadPool& pool;
+  StatGroup& stats;    // this device's stats (the root for a one-device run)
   std::string out_dir; // where workloads write their result files
 
   // Per-kernel stats sections (stats.json "kernels"): each kernel end dumps
-  // the epoch view of every stat, then closes the epoch.
+  // the epoch view of this device's stats, then closes its epoch.
   nlohmann::json kernels = nlohmann::json::array();
   void end_kernel(const std::string& name, uint64_t cycles) {
     nlohmann::json k;
@@ -62,7 +84,7 @@ public:
   bool timed() const { return mode != TimingMode::Functional; }
   bool at() const { return mode == TimingMode::AT; }
 
-  // State that every block of one kind shares in this simulation (the LAB
+  // State that every block of one kind shares in this device (the LAB
   // stages' GPU-wide golden memory and kernel-end count): built by the first
   // block that asks, `make()` returning a std::unique_ptr<T>; owned here, so
   // no module above has to know the kind.
@@ -74,6 +96,10 @@ public:
   }
 
 private:
+  static AddressMap map_of(const PlatformSpec& p) {
+    return AddressMap(p.address_map, p.dram.channels, p.l2.sub_partitions, p.dram.banks,
+                      p.dram.row_bytes);
+  }
   std::map<std::string, std::shared_ptr<void>> shared_;
 };
 

@@ -1,0 +1,173 @@
+// run_node: several GPUs in one simulation (include/tlmgpu/node.hpp). Each
+// GPU is a device_<i> module holding its GpuModule and its workload's host;
+// each has its own memory, address map, stats subtree and kernel epochs
+// (SimContext), and shares the run's timing mode, seed and payload pool.
+#include "tlmgpu/app/run.hpp"
+#include "tlmgpu/app/summary.hpp"
+#include "tlmgpu/config.hpp"
+#include "tlmgpu/metrics.hpp"
+
+#include "models/gpu/gpu_blocks.hpp"
+#include "models/gpu/gpu_module.hpp"
+#include "run_files.hpp"
+#include "tlmgpu/sim/path_stage.hpp"
+
+#include <chrono>
+#include <sstream>
+
+using namespace sc_core;
+
+namespace tlmgpu {
+namespace {
+
+// One GPU of the node: built inside this module's constructor, so its
+// blocks and its workload's host are named device_<i>.gpu, device_<i>.host.
+class DeviceModule : public sc_module {
+public:
+  DeviceModule(sc_module_name n, SimContext& ctx, Workload& w) : sc_module(n), gpu("gpu", ctx) {
+    w.elaborate(ctx, gpu);
+  }
+  GpuModule gpu;
+};
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');)
+    out.push_back(item);
+  return out;
+}
+
+// The --args of GPU `i`: "gpu<i>.k=v" for it alone, plain "k=v" for every GPU.
+std::map<std::string, std::string> args_of(const std::map<std::string, std::string>& all, size_t i,
+                                           size_t gpus) {
+  std::map<std::string, std::string> out;
+  for (const auto& [k, v] : all) {
+    const auto dot = k.find('.');
+    if (k.rfind("gpu", 0) != 0 || dot == std::string::npos) {
+      out[k] = v;
+      continue;
+    }
+    const std::string idx = k.substr(3, dot - 3);
+    if (idx.empty() || idx.find_first_not_of("0123456789") != std::string::npos) {
+      out[k] = v;
+      continue;
+    }
+    if (std::stoul(idx) >= gpus)
+      throw ConfigError("--arg " + k + ": the node has GPUs 0.." + std::to_string(gpus - 1));
+    if (std::stoul(idx) == i) out[k.substr(dot + 1)] = v;
+  }
+  return out;
+}
+
+} // namespace
+
+int run_node(const RunOptions& o, std::ostream& out) {
+  const NodeSpec& node = o.node;
+  const size_t n = node.gpus.size();
+  std::vector<std::string> names = split(o.workload);
+  if (names.size() == 1) names.assign(n, names[0]);
+  if (names.size() != n)
+    throw ConfigError("-w " + o.workload + ": give one workload, or one per GPU (" +
+                      std::to_string(n) + ", comma-separated)");
+  std::vector<std::unique_ptr<Workload>> workloads;
+  std::vector<nlohmann::json> arg_values;
+  register_gpu_blocks();
+  for (size_t i = 0; i < n; ++i) {
+    const WorkloadEntry& entry = find_workload(names[i]);
+    WorkloadArgs args(entry.info, args_of(o.args, i, n));
+    arg_values.push_back(args.values());
+    workloads.push_back(entry.make(args));
+    try {
+      path_stages(node.gpus[i]);
+    } catch (const ConfigError& e) {
+      throw ConfigError(node.gpu_files[i] + ": " + e.what());
+    }
+  }
+  std::filesystem::create_directories(o.out_dir);
+
+  prepare_kernel(node.gpus[0]); // the LT quantum in GPU 0's core cycles
+  RunContext run(o.timing, o.seed);
+  std::vector<std::unique_ptr<StatGroup>> groups;
+  std::vector<std::unique_ptr<SimContext>> ctxs;
+  std::vector<std::unique_ptr<DeviceModule>> devices;
+  for (size_t i = 0; i < n; ++i) {
+    const std::string name = "device_" + std::to_string(i);
+    groups.push_back(std::make_unique<StatGroup>(run.stats, name));
+    ctxs.push_back(std::make_unique<SimContext>(run, node.gpus[i], uint32_t(i), *groups[i]));
+    ctxs[i]->out_dir = (std::filesystem::path(o.out_dir) / name).string();
+    std::filesystem::create_directories(ctxs[i]->out_dir);
+    devices.push_back(std::make_unique<DeviceModule>(name.c_str(), *ctxs[i], *workloads[i]));
+  }
+
+  const auto t0 = std::chrono::steady_clock::now();
+  simulate();
+  const double host_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (size_t i = 0; i < n; ++i)
+    if (!workloads[i]->finished())
+      throw SimError("device_" + std::to_string(i) +
+                     ": simulation ended before the workload finished (deadlock: no event left)");
+
+  nlohmann::json plain;
+  run.stats.dump(plain, StatView::Total, false);
+  nlohmann::json stats, devs = nlohmann::json::array();
+  std::ostringstream summary;
+  bool passed = true;
+  for (size_t i = 0; i < n; ++i) {
+    const std::string name = "device_" + std::to_string(i);
+    std::ostringstream s;
+    const std::string error = workloads[i]->check(*ctxs[i], devices[i]->gpu, s);
+    passed = passed && error.empty();
+    const nlohmann::json& g = plain[name].value("gpu", nlohmann::json::object());
+    devs.push_back({{"device", i},
+                    {"platform", node.gpus[i].name},
+                    {"workload", names[i]},
+                    {"check", error.empty() ? "passed" : "failed"},
+                    {"kernels", ctxs[i]->kernels},
+                    {"metrics", compute_metrics(g, g.value("kernel_cycles", 0.0), node.gpus[i])}});
+    summary << name << " (" << node.gpus[i].name << ", " << names[i] << "):\n" << s.str();
+    for (const auto& k : ctxs[i]->kernels)
+      summary << summarize_kernel(k, node.gpus[i].sm.clock_mhz);
+    summary << name << " check: " << (error.empty() ? "passed" : "FAILED: " + error) << "\n";
+  }
+  const Cycle cycles = Clock(node.gpus[0].sm.clock_mhz).at(sc_time_stamp());
+  stats["tlmgpu_version"] = TLMGPU_VERSION;
+  stats["platform"] = node.name;
+  stats["workload"] = o.workload;
+  stats["timing"] = std::string(to_string(o.timing));
+  stats["seed"] = o.seed;
+  stats["check"] = passed ? "passed" : "failed";
+  stats["simulated"] = {{"cycles", cycles}, {"seconds", sc_time_stamp().to_seconds()}};
+  stats["devices"] = devs;
+  run.stats.dump(stats["total"], StatView::Total, true);
+  write_json(std::filesystem::path(o.out_dir) / "stats.json", stats);
+
+  nlohmann::json config;
+  config["tlmgpu_version"] = TLMGPU_VERSION;
+  config["platform_file"] = o.platform_path;
+  config["node"] = {{"name", node.name}, {"gpus", nlohmann::json::array()}};
+  for (size_t i = 0; i < n; ++i)
+    config["node"]["gpus"].push_back({{"platform_file", node.gpu_files[i]},
+                                      {"platform", effective_config(node.gpus[i])},
+                                      {"workload", {{"name", names[i]}, {"args", arg_values[i]}}}});
+  config["timing"] = std::string(to_string(o.timing));
+  config["seed"] = o.seed;
+  write_json(std::filesystem::path(o.out_dir) / "config.json", config);
+  write_json(
+      std::filesystem::path(o.out_dir) / "host.json",
+      {{"host_seconds", host_s}, {"peak_rss_mib", peak_rss_mib()}, {"simulated_cycles", cycles}});
+
+  if (!o.quiet) {
+    out << summary.str();
+    out << "simulated " << cycles << " GPU-0 core cycles (" << std::fixed << std::setprecision(2)
+        << sc_time_stamp().to_seconds() * 1e6 << " us) in " << std::setprecision(3) << host_s
+        << " s host time, peak RSS " << std::setprecision(0) << peak_rss_mib() << " MiB ["
+        << to_string(o.timing) << ", " << node.name << ", " << n << " GPUs]\n";
+    out << "check: " << (passed ? "passed" : "FAILED") << "\n";
+    out << "stats: " << (std::filesystem::path(o.out_dir) / "stats.json").string() << "\n";
+  }
+  return passed ? 0 : 1;
+}
+
+} // namespace tlmgpu
