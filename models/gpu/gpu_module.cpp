@@ -3,6 +3,7 @@
 #include "models/gpu/gpu_blocks.hpp"
 #include "models/sm/occupancy.hpp"
 #include "models/sm/sram_split.hpp"
+#include "tlmgpu/sim/trace.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -35,7 +36,7 @@ GpuModule::GpuModule(sc_module_name n, SimContext& ctx)
   atomic_profile = std::make_unique<AtomicProfile>(stats, p.l2.line_bytes);
   for (auto& sm : sms) {
     sm->on_cta_done = [this](uint16_t id, Cycle at) { cta_done(id, at); };
-    sm->atomic_profile = atomic_profile.get();
+    sm->memory_probes.push_back(atomic_profile.get());
   }
   kernel_cycles_ = &stats.counter("kernel_cycles", "cycles",
                                   "core cycles from launch to the last CTA's retirement");
@@ -145,6 +146,9 @@ void GpuModule::synchronize() {
   ++*kernels_;
   ++kernels_run_;
   ctx_.end_kernel(kernel_.name, cycles);
+  if (TraceWriter* tr = ctx_.run.trace)
+    tr->span(ctx_.device, tr->track(ctx_.device, "kernels"), kernel_.name, kernel_start_,
+             sc_core::sc_time_stamp(), {{"cycles", cycles}, {"kernel", kernels_run_ - 1}});
   atomic_profile->end_kernel(); // unique/reuse are per kernel
 }
 
@@ -177,6 +181,16 @@ Cycle GpuModule::flush_l1s() {
   for (auto& sm : sms)
     done = std::max(done, sm->l1.flush_and_invalidate());
   return done;
+}
+
+void GpuModule::attach_trace(TraceWriter& tr) {
+  tr.process(ctx_.device,
+             "device_" + std::to_string(ctx_.device) + " (" + ctx_.platform.name + ")");
+  tr.track(ctx_.device, "kernels");
+  for (SmModule* sm : sms)
+    sm->issue_probes.push_back(
+        tr.sm_probe(ctx_.device, sm->basename(), ctx_.platform.sm.clock_mhz));
+  attach_port_probes([&](TargetPort& p) { return tr.port_probe(ctx_.device, p.name()); }, this);
 }
 
 } // namespace tlmgpu

@@ -10,6 +10,7 @@
 
 #include "models/dram/dram_module.hpp"
 #include "models/l2/l2_module.hpp"
+#include "models/sm/atomic_profile.hpp"
 #include "models/sm/cta_dispatcher.hpp"
 #include "models/sm/sm_module.hpp"
 #include "models/xbar/xbar_module.hpp"
@@ -20,6 +21,8 @@
 #include <vector>
 
 namespace tlmgpu {
+
+class TraceWriter;
 
 class GpuModule : public sc_core::sc_module {
 public:
@@ -47,6 +50,9 @@ public:
   void launch(KernelLaunch k);
   void synchronize();
   uint64_t kernels_run() const { return kernels_run_; }
+  // Puts this GPU into a trace: its process and kernel track, a probe on
+  // every SM's issue and on every port below it (tlmgpu/sim/trace.hpp).
+  void attach_trace(TraceWriter& tr);
 
 private:
   void debug(tlm::tlm_command cmd, Addr a, uint8_t* p, size_t n);

@@ -145,7 +145,10 @@ void LabModule::at_progress() {
   while (!waits_.empty() && inject_.acked_before(waits_.front().mark)) {
     const Wait w = waits_.front();
     waits_.pop_front();
-    if (w.flushed) *flush_cycles_ += now - w.start;
+    if (w.flushed) {
+      *flush_cycles_ += now - w.start;
+      trace_flush(clk_.cycles(w.start), clk_.cycles(now));
+    }
     if (w.kernel_end) gpu_.drained();
     down_.send(*w.fence); // behind everything forwarded before it
   }

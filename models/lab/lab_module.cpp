@@ -3,6 +3,8 @@
 // The at path is in lab_at_module.cpp. See lab_module.hpp for the picture.
 #include "models/lab/lab_module.hpp"
 
+#include "tlmgpu/sim/trace.hpp"
+
 #include "tlmgpu/config.hpp"
 #include "tlmgpu/partial_update.hpp"
 
@@ -190,16 +192,26 @@ void LabModule::lt_fence(Payload& t, sc_time& d) {
   // not wait for the flush; the data still lands within this call).
   if (fence_early_) down_.b_transport(t, d);
   sc_time done = d;
+  const sc_time begin = sc_time_stamp() + d;
   for (const LabEviction& ev : core_.flush()) {
     const sc_time landed = lt_send(ev, free ? SC_ZERO_TIME : d);
     if (!free) done = std::max(done, landed);
   }
+  if (done > d) trace_flush(begin, sc_time_stamp() + done);
   // Every ordering point leaves the LAB empty; checked on every run, so any
   // LAB test that passes also shows it.
   if (!core_.empty()) throw SimError(std::string(name()) + ": LAB not empty after its flush");
   if (ctx_.timed()) d = done;
   if (kernel_end) gpu_.drained();
   if (!fence_early_) down_.b_transport(t, d);
+}
+
+// A flush burst on this LAB's trace track (off: one null test).
+void LabModule::trace_flush(const sc_time& start, const sc_time& end) {
+  TraceWriter* tr = ctx_.run.trace;
+  if (!tr) return;
+  if (!trace_track_) trace_track_ = tr->track(ctx_.device, std::string(name()));
+  tr->span(ctx_.device, trace_track_, "lab flush", start, end);
 }
 
 StageType lab_stage_type() {

@@ -107,6 +107,9 @@ private:
   Counter* golden_loads_ = nullptr;   // paper_compatible only
   const bool fence_early_; // lab.inject_fault = fence_before_drain (a mutation for tests)
 
+  void trace_flush(const sc_core::sc_time& start, const sc_core::sc_time& end);
+  uint32_t trace_track_ = 0;
+
   // at state
   struct Wait { // a drain: goes on when every packet numbered below `mark` is acked
     Payload* fence;

@@ -6,10 +6,11 @@
 // between two touches of the same line (an LRU stack distance). A buffer of
 // D lines catches the reuses with distance < D.
 //
-// Kernel-free; the SMs feed it, GpuModule resets the per-kernel sets at each
-// kernel end (so "unique" counts are per kernel; totals add kernels up).
+// Kernel-free; it is a probe every SM carries (InstrProbe::memory), GpuModule resets the per-kernel
+// sets at each kernel end (so "unique" counts are per kernel; totals add kernels up).
 #pragma once
 
+#include "tlmgpu/simt/instr_probe.hpp"
 #include "tlmgpu/simt/warp_instr.hpp"
 #include "tlmgpu/stats.hpp"
 
@@ -19,11 +20,14 @@
 
 namespace tlmgpu {
 
-class AtomicProfile {
+class AtomicProfile : public InstrProbe {
 public:
   AtomicProfile(StatGroup& parent, uint32_t line_bytes);
   void record(const WarpInstr& in); // a global Atomic or Red instruction
   void end_kernel();                // forget per-kernel sets and history
+  void memory(uint16_t, const WarpInstr& in) override {
+    if (in.kind == WarpInstr::Kind::Atomic || in.kind == WarpInstr::Kind::Red) record(in);
+  }
 
   // Exposed for tests.
   uint64_t unique_lines() const { return lines_.size(); }

@@ -41,7 +41,8 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
     fail(slot, e.what());
   }
   const bool rmw = in.kind == WarpInstr::Kind::Atomic || in.kind == WarpInstr::Kind::Red;
-  if (rmw && atomic_profile) atomic_profile->record(in);
+  for (InstrProbe* p : memory_probes)
+    p->memory(id, in);
   global_requests_ += reqs.size();
   if (rmw) atomic_requests_ += reqs.size();
   // A store or red the warp does not wait for (sm_ordering_module.cpp).

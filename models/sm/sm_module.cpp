@@ -244,8 +244,11 @@ void SmModule::issue(uint32_t slot, Cycle now) {
   WarpSlot& w = warps_[slot];
   const WarpInstr in = *w.warp->pending(); // copy: advance() stages the next one
   using K = WarpInstr::Kind;
-  if (w.ordered == WarpSlot::Ordered::None) // an ordered access counts once
+  if (w.ordered == WarpSlot::Ordered::None) { // an ordered access counts once
     warp_instructions_ += in.kind == K::Compute ? std::max(1u, in.count) : 1;
+    for (InstrProbe* p : issue_probes)
+      p->issued(id, in, now);
+  }
   switch (in.kind) {
   case K::Compute:
     w.ready_at = now + (ctx_.timed() ? Cycle(std::max(1u, in.count)) - 1 + spec_.alu_latency : 0);

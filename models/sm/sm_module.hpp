@@ -9,12 +9,12 @@
 
 #include "models/l1/l1_module.hpp"
 #include "models/shared_mem/shared_mem_core.hpp"
-#include "models/sm/atomic_profile.hpp"
 #include "models/sm/coalescer.hpp"
 #include "models/sm/scheduler.hpp"
 #include "tlmgpu/device_memory.hpp"
 #include "tlmgpu/sim/kernel.hpp"
 #include "tlmgpu/sim/path_stage.hpp"
+#include "tlmgpu/simt/instr_probe.hpp"
 
 #include <deque>
 #include <functional>
@@ -52,7 +52,10 @@ public:
   // A CTA retired on SM `sm` at SM cycle `at` (in lt the SM's local time,
   // which may run up to a quantum ahead of the kernel's).
   std::function<void(uint16_t sm, Cycle at)> on_cta_done;
-  AtomicProfile* atomic_profile = nullptr; // GPU-wide, owned by GpuModule
+  // Observers (tlmgpu/simt/instr_probe.hpp), attached after elaboration, not
+  // owned: of every issued instruction (the trace writer) and of the global
+  // memory instructions the LD/ST unit takes (the atomic profile).
+  std::vector<InstrProbe*> issue_probes, memory_probes;
   bool busy() const { return live_ctas_ > 0; }
   // This SM's kernel end: it runs no CTA and none will come (every CTA is
   // placed), so a system-scope release goes down its memory path now, at SM

@@ -45,8 +45,11 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
   prepare_kernel(o.platform);
   SimContext ctx(o.platform, o.timing, o.seed);
   ctx.out_dir = o.out_dir;
+  std::unique_ptr<TraceWriter> trace = open_trace(o, o.platform);
+  ctx.run.trace = trace.get();
   GpuModule gpu("gpu", ctx);
   workload->elaborate(ctx, gpu);
+  if (trace) gpu.attach_trace(*trace);
 
   const auto t0 = std::chrono::steady_clock::now();
   simulate();
@@ -77,6 +80,7 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
     stats["metrics"] = compute_metrics(g, g.value("kernel_cycles", 0.0), o.platform);
   }
   write_json(std::filesystem::path(o.out_dir) / "stats.json", stats);
+  if (trace) trace->finish();
 
   nlohmann::json config;
   config["tlmgpu_version"] = TLMGPU_VERSION;

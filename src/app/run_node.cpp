@@ -88,6 +88,8 @@ int run_node(const RunOptions& o, std::ostream& out) {
 
   prepare_kernel(node.gpus[0]); // the LT quantum in GPU 0's core cycles
   RunContext run(o.timing, o.seed);
+  std::unique_ptr<TraceWriter> trace = open_trace(o, node.gpus[0]);
+  run.trace = trace.get();
   std::vector<std::unique_ptr<StatGroup>> groups;
   std::vector<std::unique_ptr<SimContext>> ctxs;
   std::vector<std::unique_ptr<DeviceModule>> devices;
@@ -98,6 +100,7 @@ int run_node(const RunOptions& o, std::ostream& out) {
     ctxs[i]->out_dir = (std::filesystem::path(o.out_dir) / name).string();
     std::filesystem::create_directories(ctxs[i]->out_dir);
     devices.push_back(std::make_unique<DeviceModule>(name.c_str(), *ctxs[i], *workloads[i]));
+    if (trace) devices[i]->gpu.attach_trace(*trace);
   }
 
   const auto t0 = std::chrono::steady_clock::now();
@@ -142,6 +145,7 @@ int run_node(const RunOptions& o, std::ostream& out) {
   stats["devices"] = devs;
   run.stats.dump(stats["total"], StatView::Total, true);
   write_json(std::filesystem::path(o.out_dir) / "stats.json", stats);
+  if (trace) trace->finish();
 
   nlohmann::json config;
   config["tlmgpu_version"] = TLMGPU_VERSION;

@@ -85,6 +85,14 @@ uint64_t parse_seed(const std::string& s) {
 
 } // namespace
 
+uint64_t parse_cycles(const std::string& s, const char* what) {
+  uint64_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size())
+    throw UsageError(std::string(what) + ": expected a number of cycles, got '" + s + "'");
+  return v;
+}
+
 std::vector<std::string> strings(const po::variables_map& vm, const char* key) {
   return vm.count(key) ? vm[key].as<std::vector<std::string>>() : std::vector<std::string>{};
 }
@@ -109,7 +117,11 @@ int cmd_run(const Args& args) {
       ("timing", po::value<std::string>()->default_value("lt"), "functional | lt | at")         //
       ("seed", po::value<std::string>()->default_value("1"), "random seed")                     //
       ("out", po::value<std::string>()->default_value("out"), "output directory")               //
-      ("quiet", po::bool_switch(), "no summary on stdout");
+      ("quiet", po::bool_switch(), "no summary on stdout")                                      //
+      ("trace", po::value<std::string>(), "write a Chrome/Perfetto JSON trace to this file")    //
+      ("trace-window", po::value<std::string>(), "trace only cycles START:END (core cycles)")   //
+      ("trace-sample", po::value<std::string>()->default_value("1000"),
+       "trace counter window, in core cycles");
   po::variables_map vm;
   if (!parse("run", "tlmgpu run -p <platform> -w <workload> [options]", args, desc, {}, vm))
     return 0;
@@ -131,6 +143,22 @@ int cmd_run(const Args& args) {
   opts.workload = vm["workload"].as<std::string>();
   opts.out_dir = vm["out"].as<std::string>();
   opts.quiet = vm["quiet"].as<bool>();
+  if (vm.count("trace")) {
+    opts.trace.path = vm["trace"].as<std::string>();
+    opts.trace.sample_cycles = parse_cycles(vm["trace-sample"].as<std::string>(), "--trace-sample");
+    if (opts.trace.sample_cycles == 0) throw UsageError("--trace-sample: must be at least 1");
+  }
+  if (vm.count("trace-window")) {
+    if (!vm.count("trace")) throw UsageError("--trace-window needs --trace FILE");
+    const std::string w = vm["trace-window"].as<std::string>();
+    const auto colon = w.find(':');
+    if (colon == std::string::npos)
+      throw UsageError("--trace-window: expected START:END in cycles, got '" + w + "'");
+    opts.trace.start = parse_cycles(w.substr(0, colon), "--trace-window START");
+    opts.trace.end = parse_cycles(w.substr(colon + 1), "--trace-window END");
+    if (opts.trace.end <= opts.trace.start)
+      throw UsageError("--trace-window: END must be greater than START, got '" + w + "'");
+  }
   return run_simulation(opts, std::cout);
 }
 

@@ -48,6 +48,8 @@ tlm::tlm_sync_enum TargetPort::nb_transport_fw(Payload& t, tlm::tlm_phase& ph, s
     }
     queue_.push_back(&t);
     ++accepted_;
+    for (PortProbe* p : probes_)
+      p->request(*this, t);
     if (queue_.size() == 1 && hooks_.on_request) hooks_.on_request();
     ph = tlm::END_REQ;
     return tlm::TLM_UPDATED;
@@ -87,6 +89,8 @@ void TargetPort::pop() {
     held_ = nullptr;
     queue_.push_back(t);
     ++accepted_;
+    for (PortProbe* p : probes_)
+      p->request(*this, *t);
     tlm::tlm_phase ph = tlm::END_REQ;
     sc_time d = SC_ZERO_TIME;
     socket->nb_transport_bw(*t, ph, d);
@@ -106,6 +110,8 @@ void TargetPort::send_responses() {
     ready_responses_.pop_front();
     tlm::tlm_phase ph = tlm::BEGIN_RESP;
     sc_time d = SC_ZERO_TIME;
+    for (PortProbe* p : probes_) // before: the initiator may free t on BEGIN_RESP
+      p->response(*this, *t);
     tlm::tlm_sync_enum r = socket->nb_transport_bw(*t, ph, d);
     if (r == tlm::TLM_ACCEPTED) {
       response_open_ = true; // wait for END_RESP
@@ -169,6 +175,21 @@ tlm::tlm_sync_enum InitiatorPort::nb_transport_bw(Payload& t, tlm::tlm_phase& ph
   }
   SC_REPORT_FATAL("tlmgpu/port", "unexpected phase on initiator port");
   return tlm::TLM_COMPLETED;
+}
+
+namespace {
+void walk(sc_object& o, const std::function<PortProbe*(TargetPort&)>& pick) {
+  if (auto* port = dynamic_cast<TargetPort*>(&o))
+    if (PortProbe* p = pick(*port)) port->attach(p);
+  for (sc_object* child : o.get_child_objects())
+    walk(*child, pick);
+}
+} // namespace
+
+void attach_port_probes(const std::function<PortProbe*(TargetPort&)>& pick, sc_object* root) {
+  if (root) return walk(*root, pick);
+  for (sc_object* top : sc_get_top_level_objects())
+    walk(*top, pick);
 }
 
 } // namespace tlmgpu

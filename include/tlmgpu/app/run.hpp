@@ -4,6 +4,7 @@
 
 #include "tlmgpu/node.hpp"
 #include "tlmgpu/platform.hpp"
+#include "tlmgpu/sim/trace.hpp"
 #include "tlmgpu/types.hpp"
 #include "workloads/workload.hpp"
 
@@ -28,6 +29,9 @@ struct RunOptions {
   // `workload` is one name for every GPU or one per GPU ("histogram,stream");
   // an --arg "gpu<i>.k=v" goes to GPU i only, a plain one to every GPU.
   NodeSpec node;
+  // --trace FILE (path empty: off), --trace-window, --trace-sample; the
+  // clock is filled in from device 0's platform.
+  TraceOptions trace;
 };
 
 // Runs one simulation to completion in this process (SystemC elaborates once

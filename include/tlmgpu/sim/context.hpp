@@ -20,6 +20,8 @@
 
 namespace tlmgpu {
 
+class TraceWriter;
+
 // An error found while simulating (bad device address, failed check, ...):
 // reported as one line by the CLI, never as a SystemC backtrace.
 struct SimError : std::runtime_error {
@@ -35,7 +37,8 @@ public:
   const uint64_t seed;
   std::mt19937_64 rng;
   PayloadPool pool;
-  StatGroup stats; // root
+  StatGroup stats;              // root
+  TraceWriter* trace = nullptr; // --trace (tlmgpu/sim/trace.hpp); null: off
 };
 
 // One device (GPU) of a run: its platform, address map, DRAM backing store

@@ -18,6 +18,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "tlmgpu/sim/port_probe.hpp"
 #include "tlmgpu/stats.hpp"
 
 #include <deque>
@@ -97,9 +98,17 @@ public:
   uint64_t response_waits() const { return response_waits_; }
   // Declares this port's counters under `parent` (group named like the port).
   void publish(StatGroup& parent);
+  // Observers of this port's requests and responses (port_probe.hpp).
+  void attach(PortProbe* p) { probes_.push_back(p); }
 
 private:
-  void b_transport(Payload& t, sc_core::sc_time& d) { hooks_.b_transport(t, d); }
+  void b_transport(Payload& t, sc_core::sc_time& d) {
+    for (PortProbe* p : probes_)
+      p->request(*this, t);
+    hooks_.b_transport(t, d);
+    for (PortProbe* p : probes_)
+      p->response(*this, t);
+  }
   unsigned transport_dbg(Payload& t) { return hooks_.debug(t); }
   tlm::tlm_sync_enum nb_transport_fw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
   void send_responses();
@@ -113,6 +122,7 @@ private:
   TimedQueue timer_{"timer"};
   uint64_t accepted_ = 0, backpressured_ = 0, response_waits_ = 0;
   std::unique_ptr<StatGroup> stats_;
+  std::vector<PortProbe*> probes_;
 };
 
 class InitiatorPort : public sc_core::sc_module {
