@@ -110,6 +110,20 @@ expect_error "topology: crossbar outputs vs address map" 2 \
   run -p "$PLAT/tiny.json" -w histogram --set topology.blocks.xbar.ports.out=3 \
   --set topology.blocks.l2.count=3 --set topology.blocks.dram.ports.in=3 \
   --set 'topology.bind.l2[i].mem=dram[0].in[i]'
+# Nodes and traces.
+expect_error "node: workload count" 2 "give one workload, or one per GPU (2" -- \
+  run -p "$PLAT/node-tiny-x2.json" -w histogram,stream,bfs
+expect_error "node: --arg for a GPU it lacks" 2 "--arg gpu5.n: the node has GPUs 0..1" -- \
+  run -p "$PLAT/node-tiny-x2.json" -w histogram --arg gpu5.n=64
+printf '{"node": {"gpus": [{"platform": "%s", "cuont": 2}]}}' "$PLAT/tiny.json" >"$TMP/node.json"
+expect_error "node: unknown key" 2 "unknown key 'node.gpus[0].cuont'" "did you mean 'node.gpus[0].count'" -- \
+  run -p "$TMP/node.json" -w histogram
+expect_error "trace: unwritable file" 2 "--trace: cannot write" -- \
+  run -p "$PLAT/tiny.json" -w histogram --arg n=64 --out "$TMP/o" --trace /nonexistent/dir/t.json
+expect_error "trace: window without trace" 2 "--trace-window needs --trace" -- \
+  run -p "$PLAT/tiny.json" -w histogram --trace-window 1:2
+expect_error "trace: bad window" 2 "END must be greater than START" -- \
+  run -p "$PLAT/tiny.json" -w histogram --trace "$TMP/t.json" --trace-window 5:2
 expect_ok "topology text" "xbar.out[1] -> l2_1.up" -- topology -p "$PLAT/tiny.json"
 expect_ok "topology dot" "digraph" -- topology -p "$PLAT/tiny.json" --dot
 expect_ok "describe a block type shows its ports" "initiator  yes" -- describe xbar
