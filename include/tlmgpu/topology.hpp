@@ -61,6 +61,10 @@ struct TopoBlock {
   uint32_t count = 1;
   bool indexed = false; // "count" given: instances are name_0 .. name_{count-1}
   std::map<std::string, uint32_t> port_counts; // multi-ports only
+  // "stages": the memory path of each instance (a block type with one, the
+  // SM: sm.stages otherwise), comma-separated, nearest the LD/ST unit first.
+  bool has_stages = false;
+  std::string stages;
   std::string instance(uint32_t i) const { return indexed ? name + "_" + std::to_string(i) : name; }
 };
 

@@ -24,8 +24,10 @@ BlockType sm_block() {
       "sm", {{"mem", PortDir::Initiator, false, "the L1's requests towards the memory system"}},
       {},   {}};
   b.make = [](const BlockBuild& a) -> std::unique_ptr<sc_core::sc_module> {
-    return std::make_unique<SmModule>(a.name.c_str(), a.ctx, uint16_t(a.index), a.parent);
+    return std::make_unique<SmModule>(a.name.c_str(), a.ctx, uint16_t(a.index), a.parent,
+                                      a.block.has_stages ? &a.block.stages : nullptr);
   };
+  b.has_path = true;
   b.socket = [](sc_core::sc_module& m, const std::string&, uint32_t) {
     return SocketRef{&as<SmModule>(m).l1.down.socket, nullptr};
   };

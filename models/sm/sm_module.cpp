@@ -9,7 +9,8 @@ using namespace sc_core;
 
 namespace tlmgpu {
 
-SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& parent)
+SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& parent,
+                   const std::string* stages)
     : sc_module(n), id(id), stats_(parent, basename()),
       l1("l1", ctx, ctx.platform.l1, id, ctx.platform.sm.clock_mhz, stats_), ctx_(ctx),
       spec_(ctx.platform.sm), clk_(ctx.platform.sm.clock_mhz),
@@ -81,7 +82,8 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
                       "global loads/stores/atomics/reds with this order");
   for (uint32_t i = 0; i < spec_.schedulers; ++i)
     schedulers_.push_back(make_scheduler(spec_.scheduler));
-  for (const StageType* t : path_stages(ctx.platform)) {
+  for (const StageType* t :
+       stages ? path_stages(ctx.platform, *stages, "topology stages") : path_stages(ctx.platform)) {
     std::string name = t->name; // a type listed twice: probe, probe_1, ...
     for (size_t k = 1; std::any_of(stages_.begin(), stages_.end(),
                                    [&](auto& st) { return name == st->basename(); });

@@ -31,7 +31,10 @@ constexpr bool is_global_memory(WarpInstr::Kind k) {
 
 class SmModule : public sc_core::sc_module {
 public:
-  SmModule(sc_core::sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& parent);
+  // `stages`: the memory path's stage types (the topology's "stages");
+  // null: the platform's sm.stages.
+  SmModule(sc_core::sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& parent,
+           const std::string* stages = nullptr);
   const uint16_t id;
 
 private:

@@ -195,7 +195,7 @@ Topology expand_topology(const TopologySpec& t, const json& params, const BlockC
     const std::string origin = t.origin_of("blocks." + item.key());
     const json& e = item.value();
     if (!e.is_object()) fail(origin, where, "expected an object with \"type\", got " + e.dump());
-    check_keys(e, {"type", "count", "ports"}, origin, where);
+    check_keys(e, {"type", "count", "ports", "stages"}, origin, where);
     TopoBlock b;
     b.name = item.key();
     if (!e.contains("type") || !e["type"].is_string())
@@ -209,6 +209,13 @@ Topology expand_topology(const TopologySpec& t, const json& params, const BlockC
     if (e.contains("count")) {
       b.indexed = true;
       b.count = count_value(e["count"], params, origin, where + ".count");
+    }
+    if (e.contains("stages")) {
+      if (!e["stages"].is_string())
+        fail(origin, where + ".stages",
+             "expected the stage types as one string (\"probe, lab\"), got " + e["stages"].dump());
+      b.has_stages = true;
+      b.stages = e["stages"].get<std::string>();
     }
     const json port_counts = e.value("ports", json::object());
     if (!port_counts.is_object()) fail(origin, where + ".ports", "expected an object");

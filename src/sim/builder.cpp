@@ -85,6 +85,10 @@ std::unique_ptr<BuiltTopology> build_topology(SimContext& ctx, StatGroup& parent
   for (const TopoBlock& b : t.blocks) {
     const BlockType* type = find_block_type(b.type);
     types.push_back(type);
+    if (b.has_stages && !type->has_path)
+      throw ConfigError(ctx.platform.topology.origin_of("blocks." + b.name) + ": topology.blocks." +
+                        b.name + ".stages: type " + b.type +
+                        " has no memory path (only an SM has stages)");
     BuiltTopology::Block& out = built->blocks.emplace_back();
     out.decl = &b;
     for (uint32_t i = 0; i < b.count; ++i)

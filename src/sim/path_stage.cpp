@@ -60,7 +60,7 @@ const std::vector<StageType>& stage_types() {
   return registry();
 }
 
-std::vector<const StageType*> parse_stages(const std::string& list) {
+std::vector<const StageType*> parse_stages(const std::string& list, const std::string& key) {
   std::vector<const StageType*> out;
   std::stringstream in(list);
   std::string item;
@@ -69,7 +69,7 @@ std::vector<const StageType*> parse_stages(const std::string& list) {
     item.erase(item.find_last_not_of(" \t") + 1);
     if (item.empty()) {
       if (list.find_first_not_of(" \t") == std::string::npos) break; // "" or blanks: no stage
-      throw ConfigError("sm.stages: empty stage name in '" + list + "'");
+      throw ConfigError(key + ": empty stage name in '" + list + "'");
     }
     std::vector<std::string> names;
     const StageType* found = nullptr;
@@ -79,7 +79,7 @@ std::vector<const StageType*> parse_stages(const std::string& list) {
     }
     if (!found) {
       const std::string hint = closest_match(item, names);
-      throw ConfigError("sm.stages: unknown stage type '" + item + "'" +
+      throw ConfigError(key + ": unknown stage type '" + item + "'" +
                         (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
                         "; see 'tlmgpu list'");
     }
@@ -89,7 +89,12 @@ std::vector<const StageType*> parse_stages(const std::string& list) {
 }
 
 std::vector<const StageType*> path_stages(const PlatformSpec& p) {
-  std::vector<const StageType*> out = parse_stages(p.sm.stages);
+  return path_stages(p, p.sm.stages, "sm.stages");
+}
+
+std::vector<const StageType*> path_stages(const PlatformSpec& p, const std::string& list,
+                                          const std::string& key) {
+  std::vector<const StageType*> out = parse_stages(list, key);
   for (const StageType& t : stage_types())
     if (t.implied && t.implied(p) && std::find(out.begin(), out.end(), &t) == out.end())
       out.push_back(&t);

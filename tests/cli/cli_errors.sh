@@ -124,6 +124,11 @@ expect_error "trace: window without trace" 2 "--trace-window needs --trace" -- \
   run -p "$PLAT/tiny.json" -w histogram --trace-window 1:2
 expect_error "trace: bad window" 2 "END must be greater than START" -- \
   run -p "$PLAT/tiny.json" -w histogram --trace "$TMP/t.json" --trace-window 5:2
+expect_error "topology: stages on a block without a path" 2 \
+  "topology.blocks.xbar.stages: type xbar has no memory path" -- \
+  run -p "$PLAT/tiny.json" -w histogram --set topology.blocks.xbar.stages=probe
+expect_error "topology: unknown stage type" 2 "topology stages: unknown stage type 'prob'" -- \
+  run -p "$PLAT/tiny.json" -w histogram --set topology.blocks.sm.stages=prob
 expect_ok "topology text" "xbar.out[1] -> l2_1.up" -- topology -p "$PLAT/tiny.json"
 expect_ok "topology dot" "digraph" -- topology -p "$PLAT/tiny.json" --dot
 expect_ok "describe a block type shows its ports" "initiator  yes" -- describe xbar

@@ -89,3 +89,17 @@ TEST_CASE("a topology count changes the instantiated modules") {
   CHECK(gpu["xbar"].contains("request_packets"));
   CHECK(gpu["sm_0"]["l1"]["requests"]["value"].get<double>() > 0);
 }
+
+TEST_CASE("a topology's SM stages: a probe ahead of the LAB, by configuration") {
+  RunResult r = run("tiny", "histogram", TimingMode::AT, {{"n", "4096"}},
+                    {"lab.entries=32", "topology.blocks.sm.stages=probe, lab"});
+  INFO(r.summary);
+  REQUIRE(r.rc == 0);
+  const auto& sm = r.stats["total"]["gpu"]["sm_0"];
+  REQUIRE(sm.contains("probe"));
+  REQUIRE(sm.contains("lab"));
+  // The probe sees what the LD/ST unit sends: every global request, plus
+  // the ordering points (fences, the kernel-end release) that travel the path.
+  CHECK(sm["probe"]["requests"]["value"].get<double>() >=
+        sm["global_requests"]["value"].get<double>());
+}

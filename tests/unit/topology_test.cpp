@@ -170,6 +170,11 @@ TEST_CASE("topology errors: a multi-port needs a count; unknown keys are refused
              Catch::Contains("topology.bindings: unknown key (did you mean 'bind'?)"));
 }
 
+TEST_CASE("topology errors: stages are one string") {
+  CHECK_THAT(error_of({{"blocks", {{"sm", {{"stages", {"probe"}}}}}}}),
+             Catch::Contains("topology.blocks.sm.stages: expected the stage types as one string"));
+}
+
 TEST_CASE("topology: expressions") {
   CHECK(eval_expression("dram.channels * l2.sub_partitions + 1", params(), {}) == 5);
   CHECK(eval_expression("(i + 3) / 2 % 2", params(), {{"i", 5}}) == 0);

@@ -44,6 +44,7 @@ struct BlockType {
   std::vector<PortDecl> ports;
   std::function<std::unique_ptr<sc_core::sc_module>(const BlockBuild&)> make;
   std::function<SocketRef(sc_core::sc_module&, const std::string& port, uint32_t index)> socket;
+  bool has_path = false; // takes a "stages" entry (its memory path): the SM
 };
 
 // Registers a block type (re-registering a name replaces it). The GPU's

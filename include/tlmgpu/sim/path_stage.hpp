@@ -95,9 +95,14 @@ void register_stage(StageType t);
 const std::vector<StageType>& stage_types();
 // The stage types of `list` ("a,b", spaces allowed; "" = none), checked:
 // an unknown name is a ConfigError naming sm.stages and the closest type.
-std::vector<const StageType*> parse_stages(const std::string& list);
+std::vector<const StageType*> parse_stages(const std::string& list,
+                                           const std::string& key = "sm.stages");
 // The stages an SM of platform `p` builds: sm.stages, then the implied types
 // it does not list; each checked against `p` (StageType::check).
 std::vector<const StageType*> path_stages(const PlatformSpec& p);
+// The same for a path given as `list` (a topology block's "stages"); `key`
+// names it in errors.
+std::vector<const StageType*> path_stages(const PlatformSpec& p, const std::string& list,
+                                          const std::string& key);
 
 } // namespace tlmgpu
