@@ -15,6 +15,9 @@ namespace tlmgpu {
 struct AddressMapSpec {
   uint32_t interleave_bytes = 0;
   std::string hash;
+  // Device windows: address ranges routed to non-memory targets (a unit's
+  // registers) through the crossbar's `dev` ports instead of an L2 slice.
+  uint32_t device_base = 0, device_window_bytes = 0, device_windows = 0;
 
   template <class V>
   void visit(V& v) {
@@ -22,6 +25,13 @@ struct AddressMapSpec {
         interleave_bytes, "interleave_bytes", 256, Range{32, 1 << 30}, "bytes",
         "consecutive bytes mapped to one channel before moving on (power of two, >= line size)");
     v.choice(hash, "hash", "xor", {"none", "xor"}, "channel index hash");
+    v.param(device_windows, "device_windows", 0, Range{0, 64}, "",
+            "address windows routed to the crossbar's dev[k] ports (non-memory targets), "
+            "window k at device_base + k * device_window_bytes");
+    v.param(device_base, "device_base", 0x1000000, Range{4096, 0x10000000}, "bytes",
+            "address of device window 0 (below device memory, which starts at 0x10000000)");
+    v.param(device_window_bytes, "device_window_bytes", 4096, Range{128, 1 << 24}, "bytes",
+            "size of each device window (power of two, a multiple of the line size)");
   }
   void derive() {}
 };
@@ -41,6 +51,11 @@ public:
              uint32_t row_bytes);
   MemLocation locate(Addr a) const;
   uint32_t slice_of(Addr a) const { return locate(a).slice; }
+  // The device window holding `a` (AddressMapSpec::device_windows), or -1.
+  int device_of(Addr a) const {
+    if (a < dev_base_ || a >= dev_end_) return -1;
+    return int((a - dev_base_) / dev_bytes_);
+  }
   uint32_t slices() const { return channels_ * subs_; }
   uint32_t channels() const { return channels_; }
 
@@ -56,6 +71,7 @@ private:
   uint32_t fold(uint64_t group, const Divisor& by) const;
 
   AddressMapSpec spec_;
+  Addr dev_base_ = 0, dev_end_ = 0, dev_bytes_ = 1;
   uint32_t channels_, subs_, banks_, row_bytes_;
   bool xor_hash_ = false;
   Divisor interleave_, channel_div_, sub_div_, bank_div_, row_div_;

@@ -18,6 +18,9 @@ public:
   static constexpr Addr kBase = 0x10000000; // keeps address 0 (a null pointer) invalid
   static constexpr Addr kAlign = 256;
 
+  // A fixed range that is not memory (a device window: a unit's registers,
+  // below kBase), so kernels may address it.
+  void map(Addr base, uint64_t bytes, const std::string& label) { allocs_[base] = {bytes, label}; }
   Addr allocate(uint64_t bytes, const std::string& label = "") {
     if (bytes == 0) throw std::invalid_argument("device malloc of 0 bytes");
     Addr a = next_;

@@ -11,6 +11,7 @@
 #include "../../models/l1/l1_spec.hpp"
 #include "../../models/l2/l2_spec.hpp"
 #include "../../models/lab/lab_spec.hpp"
+#include "../../models/mmio/mmio_spec.hpp"
 #include "../../models/shared_mem/shared_mem_spec.hpp"
 #include "../../models/sm/sm_spec.hpp"
 #include "../../models/xbar/xbar_spec.hpp"
@@ -41,6 +42,7 @@ struct PlatformSpec {
   L2Spec l2;
   DramSpec dram;
   AddressMapSpec address_map;
+  MmioSpec mmio;
   EnergySpec energy;
   // Which blocks exist and how they are bound: structure, not parameters, so
   // it is not visited; config.cpp reads it (merged onto default_topology()).
@@ -59,6 +61,7 @@ struct PlatformSpec {
     v.group("l2", l2);
     v.group("dram", dram);
     v.group("address_map", address_map);
+    v.group("mmio", mmio);
     v.group("energy", energy);
   }
   // Validates cross-block constraints and computes derived values of every block.

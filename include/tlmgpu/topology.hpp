@@ -39,6 +39,7 @@ struct PortDecl {
   PortDir dir = PortDir::Target;
   bool multi = false;
   std::string description;
+  bool optional = false; // a multi-port that may have no ports (no count given: 0)
 };
 
 // The built-in GPU topology (SM -> crossbar -> L2 slices -> DRAM channels),

@@ -5,6 +5,7 @@
 #include "models/dram/dram_module.hpp"
 #include "models/l2/l2_module.hpp"
 #include "models/lab/lab_module.hpp"
+#include "models/mmio/mmio_regs_module.hpp"
 #include "models/probe/probe_module.hpp"
 #include "models/sm/sm_module.hpp"
 #include "models/xbar/xbar_module.hpp"
@@ -39,7 +40,9 @@ BlockType xbar_block() {
               "crossbar: request and reply networks, routed by the address map",
               "xbar",
               {{"in", PortDir::Target, true, "from initiators (SMs, ...); replies go back here"},
-               {"out", PortDir::Initiator, true, "to L2 slice s (the address map's slice s)"}},
+               {"out", PortDir::Initiator, true, "to L2 slice s (the address map's slice s)"},
+               {"dev", PortDir::Initiator, true,
+                "to the target of device window k (address_map.device_windows; optional)", true}},
               {},
               {}};
   b.make = [](const BlockBuild& a) -> std::unique_ptr<sc_core::sc_module> {
@@ -48,13 +51,18 @@ BlockType xbar_block() {
       throw ConfigError("ports.out = " + std::to_string(a.ports("out")) +
                         " but the address map interleaves over " + std::to_string(slices) +
                         " L2 slices (dram.channels * l2.sub_partitions)");
+    const uint32_t windows = a.ctx.platform.address_map.device_windows;
+    if (a.ports("dev") != windows)
+      throw ConfigError("ports.dev = " + std::to_string(a.ports("dev")) +
+                        " but the address map has " + std::to_string(windows) +
+                        " device windows (address_map.device_windows)");
     return std::make_unique<XbarModule>(a.name.c_str(), a.ctx, a.parent, a.ports("in"),
-                                        a.ports("out"));
+                                        a.ports("out"), a.ports("dev"));
   };
   b.socket = [](sc_core::sc_module& m, const std::string& port, uint32_t i) {
     auto& x = as<XbarModule>(m);
-    return port == "in" ? SocketRef{nullptr, &x.sm_ports[i]->socket}
-                        : SocketRef{&x.slice_ports[i]->socket, nullptr};
+    if (port == "in") return SocketRef{nullptr, &x.sm_ports[i]->socket};
+    return SocketRef{&x.slice_ports[port == "dev" ? x.slices() + i : i]->socket, nullptr};
   };
   return b;
 }
@@ -90,11 +98,32 @@ BlockType dram_block() {
   return b;
 }
 
+BlockType mmio_block() {
+  BlockType b{"mmio_regs",
+              "registers behind device window k (address_map.device_windows): real bytes, "
+              "loads/stores/atomics, answered after mmio.latency",
+              "mmio",
+              {{"up", PortDir::Target, false, "from the crossbar's dev[k]"}},
+              {},
+              {}};
+  b.make = [](const BlockBuild& a) -> std::unique_ptr<sc_core::sc_module> {
+    if (a.index >= a.ctx.platform.address_map.device_windows)
+      throw ConfigError("instance " + std::to_string(a.index) + " has no device window (" +
+                        std::to_string(a.ctx.platform.address_map.device_windows) +
+                        " in address_map.device_windows)");
+    return std::make_unique<MmioRegsModule>(a.name.c_str(), a.ctx, a.index, a.parent);
+  };
+  b.socket = [](sc_core::sc_module& m, const std::string&, uint32_t) {
+    return SocketRef{nullptr, &as<MmioRegsModule>(m).up.socket};
+  };
+  return b;
+}
+
 } // namespace
 
 void register_gpu_blocks() {
   static const bool once = [] {
-    for (BlockType b : {sm_block(), xbar_block(), l2_block(), dram_block()})
+    for (BlockType b : {sm_block(), xbar_block(), l2_block(), dram_block(), mmio_block()})
       register_block(std::move(b));
     // Built-in memory-path stages (explicit: static self-registration would
     // be dropped by the linker from a static library).

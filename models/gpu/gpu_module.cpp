@@ -29,6 +29,13 @@ GpuModule::GpuModule(sc_module_name n, SimContext& ctx)
                       " blocks of type l2, the address map " +
                       std::to_string(ctx.address_map.slices()) +
                       " slices (dram.channels * l2.sub_partitions)");
+  xbar_ = built->of_type<XbarModule>("xbar").empty() ? nullptr
+                                                     : built->of_type<XbarModule>("xbar").front();
+  // Device windows are addressable (not memory): kernels may use them.
+  const AddressMapSpec& am = p.address_map;
+  for (uint32_t k = 0; k < am.device_windows; ++k)
+    device_memory.map(Addr(am.device_base) + Addr(k) * am.device_window_bytes,
+                      am.device_window_bytes, "device window " + std::to_string(k));
   for (size_t i = 0; i < sms.size(); ++i)
     if (sms[i]->id != i)
       throw ConfigError(origin + "topology: SM ids must run 0.." + std::to_string(sms.size() - 1) +
@@ -164,7 +171,10 @@ void GpuModule::debug(tlm::tlm_command cmd, Addr a, uint8_t* p, size_t n) {
     t.set_data_ptr(p);
     t.set_data_length(unsigned(chunk));
     t.set_streaming_width(unsigned(chunk));
-    l2[ctx_.address_map.slice_of(a)]->debug(t);
+    if (ctx_.address_map.device_of(a) >= 0 && xbar_) // a device window: through the crossbar
+      xbar_->debug_access(t);
+    else
+      l2[ctx_.address_map.slice_of(a)]->debug(t);
     a += chunk, p += chunk, n -= chunk;
   }
 }

@@ -62,6 +62,7 @@ private:
   uint64_t ctas_retired_ = 0;
   bool progress_shown_ = false;
   SimContext& ctx_;
+  XbarModule* xbar_ = nullptr; // for the host's access to device windows
   KernelLaunch kernel_;
   std::unique_ptr<CtaDispatcher> dispatcher_;
   bool running_ = false;

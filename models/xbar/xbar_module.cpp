@@ -7,14 +7,15 @@ using namespace sc_core;
 namespace tlmgpu {
 
 XbarModule::XbarModule(sc_module_name n, SimContext& ctx, StatGroup& parent, unsigned inputs,
-                       unsigned outputs)
+                       unsigned slices, unsigned devices)
     : sc_module(n), ctx_(ctx), spec_(ctx.platform.xbar), clk_(ctx.platform.xbar.clock_mhz),
-      core_(ctx.platform.xbar, inputs, outputs, ctx.platform.l2.sector_bytes,
+      core_(ctx.platform.xbar, inputs, slices + devices, ctx.platform.l2.sector_bytes,
             ctx.mode == TimingMode::LT ? Booking::TimeOrder : Booking::CallOrder),
+      slices_(slices),
       // A slot holds a packet of up to line-size data; the flit buffer bounds the count.
       out_capacity_(std::max<size_t>(1, ctx.platform.xbar.buffer_flits /
                                             ctx.platform.xbar.flits(ctx.platform.l2.line_bytes))),
-      out_(outputs), input_blocked_(inputs, false), stats_(parent, basename()),
+      out_(slices + devices), input_blocked_(inputs, false), stats_(parent, basename()),
       req_packets_(stats_.counter("request_packets", "packets", "packets on the request network")),
       req_flits_(stats_.counter("request_flits", "flits", "flits on the request network")),
       resp_packets_(stats_.counter("reply_packets", "packets", "packets on the reply network")),
@@ -43,10 +44,11 @@ XbarModule::XbarModule(sc_module_name n, SimContext& ctx, StatGroup& parent, uns
     sm_ports.push_back(std::make_unique<TargetPort>(("sm_port_" + std::to_string(i)).c_str(),
                                                     in_capacity, std::move(h)));
   }
-  for (unsigned j = 0; j < outputs; ++j)
+  for (unsigned j = 0; j < slices + devices; ++j) // slices, then device windows
     slice_ports.push_back(std::make_unique<InitiatorPort>(
-        ("slice_port_" + std::to_string(j)).c_str(), 2, [this, j](Payload& t) { on_reply(j, t); },
-        [this, j] { drain_output(j); }));
+        (j < slices ? "slice_port_" + std::to_string(j) : "dev_port_" + std::to_string(j - slices))
+            .c_str(),
+        2, [this, j](Payload& t) { on_reply(j, t); }, [this, j] { drain_output(j); }));
   if (ctx.platform.l1.protocol() == AtomicProtocol::Hlrc) hlrc_init();
 }
 
@@ -65,7 +67,7 @@ void XbarModule::count(const GpuAccess& a) {
 
 void XbarModule::b_transport(unsigned sm, Payload& t, sc_time& delay) {
   const GpuAccess& a = access_of(t);
-  const unsigned slice = ctx_.address_map.slice_of(t.get_address());
+  const unsigned slice = route(t.get_address());
   count(a);
   if (!ctx_.timed()) {
     slice_ports[slice]->b_transport(t, delay);
@@ -86,7 +88,7 @@ void XbarModule::b_transport(unsigned sm, Payload& t, sc_time& delay) {
 }
 
 unsigned XbarModule::debug(Payload& t) {
-  return slice_ports[ctx_.address_map.slice_of(t.get_address())]->debug(t);
+  return slice_ports[route(t.get_address())]->debug(t);
 }
 
 // AT: move packets from input `sm` into the switch while their output has room.
@@ -94,7 +96,7 @@ void XbarModule::serve_input(unsigned sm) {
   TargetPort& in = *sm_ports[sm];
   while (in.has_request()) {
     Payload& t = in.front();
-    const unsigned slice = ctx_.address_map.slice_of(t.get_address());
+    const unsigned slice = route(t.get_address());
     Output& o = out_[slice];
     if (o.reserved >= out_capacity_) {
       if (!input_blocked_[sm]) {

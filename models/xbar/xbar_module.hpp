@@ -21,10 +21,17 @@ class XbarModule : public sc_core::sc_module {
 public:
   // `inputs` target ports (one per initiator) and `outputs` initiator ports
   // (one per L2 slice of the address map), as the topology binds them.
+  // `inputs` target ports (one per initiator), `slices` initiator ports (one
+  // per L2 slice of the address map) and `devices` more (one per device
+  // window of the address map), as the topology binds them.
   XbarModule(sc_core::sc_module_name n, SimContext& ctx, StatGroup& parent, unsigned inputs,
-             unsigned outputs);
-  std::vector<std::unique_ptr<TargetPort>> sm_ports;       // port `in[i]`
-  std::vector<std::unique_ptr<InitiatorPort>> slice_ports; // port `out[s]`, L2 slice s
+             unsigned slices, unsigned devices = 0);
+  std::vector<std::unique_ptr<TargetPort>> sm_ports; // port `in[i]`
+  // Port `out[s]` (L2 slice s) is slice_ports[s]; port `dev[k]` (device
+  // window k) is slice_ports[slices + k].
+  std::vector<std::unique_ptr<InitiatorPort>> slice_ports;
+  unsigned slices() const { return slices_; }
+  unsigned debug_access(Payload& t) { return debug(t); } // the host's untimed path
 
   // hLRC side-band packet (recall, recall write-back, release, ack) between
   // SM `sm` and slice `slice` carrying `data_bytes`, offered at crossbar
@@ -52,10 +59,17 @@ private:
   void on_reply(unsigned slice, Payload& t);
   void count(const GpuAccess& a);
 
+  // The output an address goes to: its device window's port, else its slice's.
+  unsigned route(Addr a) const {
+    const int dev = ctx_.address_map.device_of(a);
+    return dev >= 0 ? slices_ + unsigned(dev) : ctx_.address_map.slice_of(a);
+  }
+
   SimContext& ctx_;
   const XbarSpec& spec_;
   Clock clk_;
   XbarCore core_;
+  unsigned slices_;
   size_t out_capacity_;
   std::vector<Output> out_;
   std::vector<bool> input_blocked_;

@@ -41,6 +41,11 @@ AddressMap::AddressMap(const AddressMapSpec& spec, uint32_t channels, uint32_t s
                        uint32_t banks, uint32_t row_bytes)
     : spec_(spec), channels_(channels), subs_(sub_partitions), banks_(banks),
       row_bytes_(row_bytes) {
+  if (spec.device_windows > 0) {
+    dev_base_ = spec.device_base;
+    dev_bytes_ = spec.device_window_bytes;
+    dev_end_ = dev_base_ + Addr(spec.device_windows) * dev_bytes_;
+  }
   if (spec.interleave_bytes == 0 || !std::has_single_bit(spec.interleave_bytes))
     throw ConfigError("address_map.interleave_bytes must be a power of two (got " +
                       std::to_string(spec.interleave_bytes) + ")");

@@ -5,6 +5,7 @@
 
 #include "models/sm/sram_split.hpp"
 #include "tlmgpu/config.hpp"
+#include "tlmgpu/device_memory.hpp"
 #include "tlmgpu/types.hpp"
 
 #include <algorithm>
@@ -73,6 +74,7 @@ const std::vector<Block>& blocks() {
       {"l2", [] { return describe_rows<L2Spec>("l2"); }},
       {"dram", [] { return describe_rows<DramSpec>("dram"); }},
       {"address_map", [] { return describe_rows<AddressMapSpec>("address_map"); }},
+      {"mmio", [] { return describe_rows<MmioSpec>("mmio"); }},
       {"energy", [] { return describe_rows<EnergySpec>("energy"); }},
   };
   return list;
@@ -125,6 +127,23 @@ void PlatformSpec::derive() {
   if (!pow2(address_map.interleave_bytes))
     throw ConfigError("address_map.interleave_bytes (" + str(address_map.interleave_bytes) +
                       ") must be a power of two");
+  if (address_map.device_windows > 0) {
+    const AddressMapSpec& m = address_map;
+    if (!pow2(m.device_window_bytes) || m.device_window_bytes < l2.line_bytes)
+      throw ConfigError("address_map.device_window_bytes (" + str(m.device_window_bytes) +
+                        ") must be a power of two and at least l2.line_bytes (" +
+                        str(l2.line_bytes) + ")");
+    if (m.device_base % m.device_window_bytes != 0)
+      throw ConfigError("address_map.device_base (" + str(m.device_base) +
+                        ") must be a multiple of address_map.device_window_bytes (" +
+                        str(m.device_window_bytes) + ")");
+    const uint64_t end =
+        uint64_t(m.device_base) + uint64_t(m.device_windows) * m.device_window_bytes;
+    if (end > DeviceMemory::kBase)
+      throw ConfigError("address_map device windows end at " + str(end) +
+                        ", inside device memory (which starts at " + str(DeviceMemory::kBase) +
+                        "): lower address_map.device_base or the window count/size");
+  }
   if (address_map.interleave_bytes < l2.line_bytes)
     throw ConfigError("address_map.interleave_bytes (" + str(address_map.interleave_bytes) +
                       ") must be at least l2.line_bytes (" + str(l2.line_bytes) + ")");

@@ -57,7 +57,7 @@ std::string trim(std::string s) {
 }
 
 uint32_t count_value(const json& v, const json& params, const std::string& origin,
-                     const std::string& where) {
+                     const std::string& where, int64_t min = 1) {
   int64_t n = 0;
   if (v.is_number_integer())
     n = v.get<int64_t>();
@@ -69,8 +69,10 @@ uint32_t count_value(const json& v, const json& params, const std::string& origi
     }
   else
     fail(origin, where, "expected a count (an integer or an expression string), got " + v.dump());
-  if (n < 1 || n > 65535)
-    fail(origin, where, v.dump() + " = " + std::to_string(n) + " is out of range [1, 65535]");
+  if (n < min || n > 65535)
+    fail(origin, where,
+         v.dump() + " = " + std::to_string(n) + " is out of range [" + std::to_string(min) +
+             ", 65535]");
   return uint32_t(n);
 }
 
@@ -229,11 +231,13 @@ Topology expand_topology(const TopologySpec& t, const json& params, const BlockC
         fail(origin, where + ".ports." + pc.key(),
              "type " + b.type + " has no multi-port '" + pc.key() + "'" +
                  did_you_mean(pc.key(), multi) + "; multi-ports: " + listing(multi));
-      b.port_counts[pc.key()] =
-          count_value(pc.value(), params, origin, where + ".ports." + pc.key());
+      b.port_counts[pc.key()] = count_value(pc.value(), params, origin,
+                                            where + ".ports." + pc.key(), d->optional ? 0 : 1);
     }
     for (const PortDecl& p : *ports)
-      if (p.multi && !b.port_counts.count(p.name))
+      if (p.multi && p.optional && !b.port_counts.count(p.name)) b.port_counts[p.name] = 0;
+    for (const PortDecl& p : *ports)
+      if (p.multi && !p.optional && !b.port_counts.count(p.name))
         fail(origin, where + ".ports",
              "multi-port '" + p.name + "' of type " + b.type + " needs a count (\"ports\": { \"" +
                  p.name + "\": ... })");

@@ -129,6 +129,12 @@ expect_error "topology: stages on a block without a path" 2 \
   run -p "$PLAT/tiny.json" -w histogram --set topology.blocks.xbar.stages=probe
 expect_error "topology: unknown stage type" 2 "topology stages: unknown stage type 'prob'" -- \
   run -p "$PLAT/tiny.json" -w histogram --set topology.blocks.sm.stages=prob
+expect_error "device windows without dev ports" 2 \
+  "topology.blocks.xbar: ports.dev = 0 but the address map has 1 device windows" -- \
+  run -p "$PLAT/tiny.json" -w histogram --set address_map.device_windows=1
+expect_error "device windows inside device memory" 2 "inside device memory" -- \
+  config -p "$PLAT/tiny.json" --set address_map.device_windows=64 \
+  --set address_map.device_window_bytes=8388608
 expect_ok "topology text" "xbar.out[1] -> l2_1.up" -- topology -p "$PLAT/tiny.json"
 expect_ok "topology dot" "digraph" -- topology -p "$PLAT/tiny.json" --dot
 expect_ok "describe a block type shows its ports" "initiator  yes" -- describe xbar
