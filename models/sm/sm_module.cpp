@@ -67,7 +67,8 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
       "ipc", "instructions/cycle", "warp_instructions / active_cycles",
       [this](StatView v) { return ratio(warp_instructions_.value(v), active_cycles_.value(v)); });
   stats_.formula(
-      "atgr", "ratio", "atomic_requests / global_requests (LAB paper's ATGR)",
+      "atgr", "ratio",
+      "atomic_requests / global_requests (ATGR: atomic transactions per global request)",
       [this](StatView v) { return ratio(atomic_requests_.value(v), global_requests_.value(v)); });
   mem_ops_ = std::make_unique<StatGroup>(stats_, "mem_ops");
   StatGroup* mem = mem_ops_.get();

@@ -63,7 +63,7 @@ public:
   // This SM's kernel end: it runs no CTA and none will come (every CTA is
   // placed), so a system-scope release goes down its memory path now, at SM
   // cycle `at`, while other SMs may still run (GPGPU-Sim flushes a cluster's
-  // L1 once it has no CTA; the LAB paper's per-SM kernel end, notes §1.7 [C]).
+  // L1 once it has no CTA: a per-SM kernel end, seed-000 notes §1.7 [C]).
   // Every stage drains what it buffers and the L1 writes back, releases and
   // invalidates. Once per kernel (later calls do nothing). functional/lt:
   // returns the SM cycle it was answered; at: returns `at`, and

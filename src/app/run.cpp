@@ -91,11 +91,7 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
   config["seed"] = o.seed;
   write_json(std::filesystem::path(o.out_dir) / "config.json", config);
 
-  // Host-side measurements go to their own file: stats.json must stay
-  // bit-identical across runs with the same seed.
-  write_json(
-      std::filesystem::path(o.out_dir) / "host.json",
-      {{"host_seconds", host_s}, {"peak_rss_mib", peak_rss_mib()}, {"simulated_cycles", cycles}});
+  write_host_json(o, host_s, cycles);
 
   if (!o.quiet) {
     out << summary.str();
@@ -103,12 +99,8 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
       out << "lab: " << LabCore::mode_label(o.platform.lab) << "\n";
     for (const auto& k : ctx.kernels)
       out << summarize_kernel(k, o.platform.sm.clock_mhz);
-    out << "simulated " << cycles << " core cycles (" << std::fixed << std::setprecision(2)
-        << sc_time_stamp().to_seconds() * 1e6 << " us) in " << std::setprecision(3) << host_s
-        << " s host time, peak RSS " << std::setprecision(0) << peak_rss_mib() << " MiB ["
-        << to_string(o.timing) << ", " << o.platform.name << "]\n";
-    out << "check: " << (error.empty() ? "passed" : "FAILED: " + error) << "\n";
-    out << "stats: " << (std::filesystem::path(o.out_dir) / "stats.json").string() << "\n";
+    print_run_footer(out, o, "core cycles", cycles, host_s, o.platform.name,
+                     error.empty() ? "passed" : "FAILED: " + error);
   }
   return error.empty() ? 0 : 1;
 }

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iomanip>
 #include <memory>
+#include <ostream>
 #include <sys/resource.h>
 
 namespace tlmgpu {
@@ -26,6 +27,27 @@ inline double peak_rss_mib() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   return double(u.ru_maxrss) / 1024.0;
+}
+
+// host.json: host-side measurements, kept out of stats.json so that it
+// stays bit-identical across runs with the same seed.
+inline void write_host_json(const RunOptions& o, double host_s, Cycle cycles) {
+  write_json(
+      std::filesystem::path(o.out_dir) / "host.json",
+      {{"host_seconds", host_s}, {"peak_rss_mib", peak_rss_mib()}, {"simulated_cycles", cycles}});
+}
+
+// The summary's last lines: simulated time, host time, the check, where
+// stats.json is. `what` names the cycles ("core cycles"), `tag` the run.
+inline void print_run_footer(std::ostream& out, const RunOptions& o, const std::string& what,
+                             Cycle cycles, double host_s, const std::string& tag,
+                             const std::string& check) {
+  out << "simulated " << cycles << " " << what << " (" << std::fixed << std::setprecision(2)
+      << sc_core::sc_time_stamp().to_seconds() * 1e6 << " us) in " << std::setprecision(3) << host_s
+      << " s host time, peak RSS " << std::setprecision(0) << peak_rss_mib() << " MiB ["
+      << to_string(o.timing) << ", " << tag << "]\n";
+  out << "check: " << check << "\n";
+  out << "stats: " << (std::filesystem::path(o.out_dir) / "stats.json").string() << "\n";
 }
 
 // The run's trace writer (--trace), null when off; cycles are `device0`'s.

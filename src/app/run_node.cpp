@@ -158,18 +158,12 @@ int run_node(const RunOptions& o, std::ostream& out) {
   config["timing"] = std::string(to_string(o.timing));
   config["seed"] = o.seed;
   write_json(std::filesystem::path(o.out_dir) / "config.json", config);
-  write_json(
-      std::filesystem::path(o.out_dir) / "host.json",
-      {{"host_seconds", host_s}, {"peak_rss_mib", peak_rss_mib()}, {"simulated_cycles", cycles}});
+  write_host_json(o, host_s, cycles);
 
   if (!o.quiet) {
     out << summary.str();
-    out << "simulated " << cycles << " GPU-0 core cycles (" << std::fixed << std::setprecision(2)
-        << sc_time_stamp().to_seconds() * 1e6 << " us) in " << std::setprecision(3) << host_s
-        << " s host time, peak RSS " << std::setprecision(0) << peak_rss_mib() << " MiB ["
-        << to_string(o.timing) << ", " << node.name << ", " << n << " GPUs]\n";
-    out << "check: " << (passed ? "passed" : "FAILED") << "\n";
-    out << "stats: " << (std::filesystem::path(o.out_dir) / "stats.json").string() << "\n";
+    print_run_footer(out, o, "GPU-0 core cycles", cycles, host_s,
+                     node.name + ", " + std::to_string(n) + " GPUs", passed ? "passed" : "FAILED");
   }
   return passed ? 0 : 1;
 }

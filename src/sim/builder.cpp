@@ -5,12 +5,15 @@
 #include "tlmgpu/sim/path_stage.hpp"
 
 #include <algorithm>
+#include <deque>
 
 namespace tlmgpu {
 namespace {
 
-std::vector<BlockType>& registry() {
-  static std::vector<BlockType> all;
+// A deque: registering never moves the types already there, so pointers
+// from find_block_type() and block_catalog() stay valid.
+std::deque<BlockType>& registry() {
+  static std::deque<BlockType> all;
   return all;
 }
 
@@ -45,15 +48,15 @@ void register_block(BlockType t) {
     all.push_back(std::move(t));
 }
 
-const std::vector<BlockType>& block_types() {
-  // Stage types may be registered at any time (tests do): rebuild the view.
-  static std::vector<BlockType> view;
-  view = registry();
+const std::deque<BlockType>& block_types() {
+  // Stage types may be registered at any time (tests do): an any_link stage
+  // not yet seen becomes a block type now (once; the registry only grows).
+  auto& all = registry();
   for (const StageType& s : stage_types())
-    if (s.any_link && std::none_of(view.begin(), view.end(),
-                                   [&](const BlockType& b) { return b.name == s.name; }))
-      view.push_back(stage_block(s));
-  return view;
+    if (s.any_link &&
+        std::none_of(all.begin(), all.end(), [&](const BlockType& b) { return b.name == s.name; }))
+      all.push_back(stage_block(s));
+  return all;
 }
 
 const BlockType* find_block_type(const std::string& name) {

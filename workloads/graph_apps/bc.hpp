@@ -4,8 +4,8 @@
 // and workloads/graph_apps/README.md.
 #pragma once
 
-#include "workloads/workload.hpp"
 #include "workloads/graph/csr_graph.hpp"
+#include "workloads/workload.hpp"
 
 #include <cstdint>
 #include <vector>

@@ -20,9 +20,9 @@
 // vertices are written as "inf". See workloads/graph_apps/README.md.
 #pragma once
 
-#include "workloads/workload.hpp"
 #include "tlmgpu/simt/warp.hpp"
 #include "workloads/graph/csr_graph.hpp"
+#include "workloads/workload.hpp"
 
 #include <filesystem>
 #include <functional>

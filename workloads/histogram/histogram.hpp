@@ -1,7 +1,7 @@
 #pragma once
 
-#include "workloads/workload.hpp"
 #include "tlmgpu/simt/warp.hpp"
+#include "workloads/workload.hpp"
 
 namespace tlmgpu {
 

@@ -7,8 +7,8 @@
 // PHI on streaming Rodinia apps).
 #pragma once
 
-#include "workloads/workload.hpp"
 #include "tlmgpu/simt/warp.hpp"
+#include "workloads/workload.hpp"
 
 namespace tlmgpu {
 

@@ -15,6 +15,7 @@
 #include <systemc>
 #include <tlm>
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -50,7 +51,7 @@ struct BlockType {
 // Registers a block type (re-registering a name replaces it). The GPU's
 // built-in types are registered by register_gpu_blocks() (models/gpu).
 void register_block(BlockType t);
-const std::vector<BlockType>& block_types(); // registered ones, then any_link stages
+const std::deque<BlockType>& block_types(); // registered ones, then any_link stages
 const BlockType* find_block_type(const std::string& name);
 BlockCatalog block_catalog();
 
