@@ -71,6 +71,19 @@ struct PlatformSpec {
   uint64_t l2_bytes() const { return uint64_t(l2_slices()) * l2.slice_bytes; }
 };
 
+// What every block on one GPU's memory network agrees on: the transaction
+// format (line and sector size, which platform.cpp checks equal in L1 and L2)
+// and the coherence protocol the L1s speak (memory-side blocks serve hLRC's
+// ownership traffic only when it is on). Derived once per device and handed
+// to each block through SimContext::net, so no block reads another's spec.
+struct NetworkFormat {
+  uint32_t line_bytes = 0, sector_bytes = 0;
+  AtomicProtocol coherence = AtomicProtocol::Bypass;
+};
+inline NetworkFormat network_format(const PlatformSpec& p) {
+  return {p.l2.line_bytes, p.l2.sector_bytes, p.l1.protocol()};
+}
+
 // Names of the blocks `tlmgpu describe` knows, and their parameter rows.
 std::vector<std::string> block_names();
 std::vector<ParamRow> describe_block(const std::string& name); // throws ConfigError if unknown

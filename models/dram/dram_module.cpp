@@ -7,10 +7,10 @@ using namespace sc_core;
 
 namespace tlmgpu {
 
-DramModule::DramModule(sc_module_name n, SimContext& ctx, uint32_t channel, StatGroup& parent,
-                       uint32_t port_count)
-    : sc_module(n), ctx_(ctx), channel_(channel), spec_(ctx.platform.dram),
-      clk_(ctx.platform.dram.clock_mhz), core_(ctx.platform.dram), stats_(parent, basename()),
+DramModule::DramModule(sc_module_name n, SimContext& ctx, const DramSpec& spec, uint32_t channel,
+                       StatGroup& parent, uint32_t port_count)
+    : sc_module(n), ctx_(ctx), channel_(channel), spec_(spec), clk_(spec.clock_mhz), core_(spec),
+      stats_(parent, basename()),
       reads_(stats_.counter("reads", "accesses", "read accesses (line fills)")),
       writes_(stats_.counter("writes", "accesses", "write accesses (write-backs)")),
       bytes_read_(stats_.counter("bytes_read", "bytes", "bytes transferred by reads")),
@@ -43,7 +43,7 @@ DramModule::DramModule(sc_module_name n, SimContext& ctx, uint32_t channel, Stat
 
 unsigned DramModule::bursts_of(Payload& t) const {
   const GpuAccess& a = access_of(t);
-  unsigned sector = ctx_.platform.l2.sector_bytes;
+  unsigned sector = ctx_.net.sector_bytes;
   unsigned bytes = std::popcount(a.sector_mask) * sector;
   return std::max(1u, (bytes + spec_.burst_bytes - 1) / spec_.burst_bytes);
 }

@@ -16,8 +16,8 @@ namespace tlmgpu {
 class DramModule : public sc_core::sc_module {
 public:
   // `ports` target ports (port `in[k]`; the GPU binds one per L2 sub-partition).
-  DramModule(sc_core::sc_module_name n, SimContext& ctx, uint32_t channel, StatGroup& parent,
-             uint32_t ports);
+  DramModule(sc_core::sc_module_name n, SimContext& ctx, const DramSpec& spec, uint32_t channel,
+             StatGroup& parent, uint32_t ports);
   std::vector<std::unique_ptr<TargetPort>> ports;
 
 private:

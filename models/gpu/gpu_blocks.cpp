@@ -1,5 +1,7 @@
-// Registration of the GPU's block types. A factory hands each module only
-// its index and its port counts; the module reads its own spec.
+// Registration of the GPU's block types. A factory is the builder's side: it
+// reads the platform and hands each module its own spec, its index and its
+// port counts (and SimContext::net, the network format every block shares);
+// modules never read ctx.platform (tests/cli/layers.sh checks).
 #include "models/gpu/gpu_blocks.hpp"
 
 #include "models/dram/dram_module.hpp"
@@ -25,8 +27,12 @@ BlockType sm_block() {
       "sm", {{"mem", PortDir::Initiator, false, "the L1's requests towards the memory system"}},
       {},   {}};
   b.make = [](const BlockBuild& a) -> std::unique_ptr<sc_core::sc_module> {
-    return std::make_unique<SmModule>(a.name.c_str(), a.ctx, uint16_t(a.index), a.parent,
-                                      a.block.has_stages ? &a.block.stages : nullptr);
+    const PlatformSpec& p = a.ctx.platform;
+    return std::make_unique<SmModule>(
+        a.name.c_str(), a.ctx, uint16_t(a.index), a.parent,
+        SmModule::Parts{p.sm, p.l1, p.shared_mem,
+                        a.block.has_stages ? path_stages(p, a.block.stages, "topology stages")
+                                           : path_stages(p)});
   };
   b.has_path = true;
   b.socket = [](sc_core::sc_module& m, const std::string&, uint32_t) {
@@ -56,8 +62,8 @@ BlockType xbar_block() {
       throw ConfigError("ports.dev = " + std::to_string(a.ports("dev")) +
                         " but the address map has " + std::to_string(windows) +
                         " device windows (address_map.device_windows)");
-    return std::make_unique<XbarModule>(a.name.c_str(), a.ctx, a.parent, a.ports("in"),
-                                        a.ports("out"), a.ports("dev"));
+    return std::make_unique<XbarModule>(a.name.c_str(), a.ctx, a.ctx.platform.xbar, a.parent,
+                                        a.ports("in"), a.ports("out"), a.ports("dev"));
   };
   b.socket = [](sc_core::sc_module& m, const std::string& port, uint32_t i) {
     auto& x = as<XbarModule>(m);
@@ -76,7 +82,7 @@ BlockType l2_block() {
               {},
               {}};
   b.make = [](const BlockBuild& a) -> std::unique_ptr<sc_core::sc_module> {
-    return std::make_unique<L2Module>(a.name.c_str(), a.ctx, a.index, a.parent);
+    return std::make_unique<L2Module>(a.name.c_str(), a.ctx, a.ctx.platform.l2, a.index, a.parent);
   };
   b.socket = [](sc_core::sc_module& m, const std::string& port, uint32_t) {
     auto& l2 = as<L2Module>(m);
@@ -90,7 +96,8 @@ BlockType dram_block() {
               "dram", {{"in", PortDir::Target, true, "one per L2 slice of the channel"}},
               {},     {}};
   b.make = [](const BlockBuild& a) -> std::unique_ptr<sc_core::sc_module> {
-    return std::make_unique<DramModule>(a.name.c_str(), a.ctx, a.index, a.parent, a.ports("in"));
+    return std::make_unique<DramModule>(a.name.c_str(), a.ctx, a.ctx.platform.dram, a.index,
+                                        a.parent, a.ports("in"));
   };
   b.socket = [](sc_core::sc_module& m, const std::string&, uint32_t i) {
     return SocketRef{nullptr, &as<DramModule>(m).ports[i]->socket};
@@ -107,11 +114,14 @@ BlockType mmio_block() {
               {},
               {}};
   b.make = [](const BlockBuild& a) -> std::unique_ptr<sc_core::sc_module> {
-    if (a.index >= a.ctx.platform.address_map.device_windows)
+    const AddressMapSpec& m = a.ctx.platform.address_map;
+    if (a.index >= m.device_windows)
       throw ConfigError("instance " + std::to_string(a.index) + " has no device window (" +
-                        std::to_string(a.ctx.platform.address_map.device_windows) +
-                        " in address_map.device_windows)");
-    return std::make_unique<MmioRegsModule>(a.name.c_str(), a.ctx, a.index, a.parent);
+                        std::to_string(m.device_windows) + " in address_map.device_windows)");
+    return std::make_unique<MmioRegsModule>(a.name.c_str(), a.ctx, a.ctx.platform.mmio,
+                                            Addr(m.device_base) +
+                                                Addr(a.index) * m.device_window_bytes,
+                                            m.device_window_bytes, a.parent);
   };
   b.socket = [](sc_core::sc_module& m, const std::string&, uint32_t) {
     return SocketRef{nullptr, &as<MmioRegsModule>(m).up.socket};

@@ -103,7 +103,9 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
     down.b_transport(t, d);
     ready = timed ? clk_.at_or_after(base + d) : ready;
   };
-  if (core_.phi_eligible(a)) {
+  if (ctx_.address_map.device_of(line) >= 0) {
+    forward(); // a device window: registers, not memory; never cached or buffered here
+  } else if (core_.phi_eligible(a)) {
     lt_phi_update(t, ready);
   } else if (a.kind == AccessKind::Load) {
     a.serviced_by = GpuAccess::Level::L1;
@@ -201,6 +203,11 @@ bool L1Module::attempt(Payload& t, bool replay) {
   if (mshr_.pending(line)) {
     MshrOutcome m = mshr_.add(line, &t);
     if (m == MshrOutcome::MergeFull) return ++stall_mshr_, false;
+    return true;
+  }
+  if (ctx_.address_map.device_of(line) >= 0) { // a device window: uncached, in order
+    ++forwarded_;
+    send_down(t);
     return true;
   }
   if (core_.phi_eligible(a)) return phi_attempt(t);

@@ -9,13 +9,13 @@ using namespace sc_core;
 
 namespace tlmgpu {
 
-L2Module::L2Module(sc_module_name n, SimContext& ctx, uint32_t slice, StatGroup& parent)
-    : sc_module(n), port("port", ctx.platform.l2.input_queue, target_hooks()),
+L2Module::L2Module(sc_module_name n, SimContext& ctx, const L2Spec& spec, uint32_t slice,
+                   StatGroup& parent)
+    : sc_module(n), port("port", spec.input_queue, target_hooks()),
       mem(
           "mem", 4, [this](Payload& t) { on_mem_response(t); }, [this] { drain_to_mem(); }),
-      ctx_(ctx), spec_(ctx.platform.l2), slice_(slice), clk_(ctx.platform.l2.clock_mhz),
-      stats_(parent, basename()), core_(ctx.platform.l2, stats_),
-      mshr_(ctx.platform.l2.mshr_entries, ctx.platform.l2.mshr_max_merge),
+      ctx_(ctx), spec_(spec), slice_(slice), clk_(spec.clock_mhz), stats_(parent, basename()),
+      core_(spec, stats_), mshr_(spec.mshr_entries, spec.mshr_max_merge),
       requests_(stats_.counter("requests", "requests", "requests accepted from the crossbar")),
       stall_mshr_full_(
           stats_.counter("stall_mshr_full", "cycles", "request stalled: no free MSHR")),
@@ -33,7 +33,7 @@ L2Module::L2Module(sc_module_name n, SimContext& ctx, uint32_t slice, StatGroup&
   const Booking booking = ctx.mode == TimingMode::LT ? Booking::TimeOrder : Booking::CallOrder;
   pipe_.set_booking(booking);
   core_.set_booking(booking); // the atomic unit, likewise
-  if (ctx.platform.l1.protocol() == AtomicProtocol::Hlrc) hlrc_init();
+  if (ctx.net.coherence == AtomicProtocol::Hlrc) hlrc_init();
   port.publish(stats_);
   mem.publish(stats_);
 }

@@ -22,7 +22,8 @@ namespace tlmgpu {
 
 class L2Module : public sc_core::sc_module {
 public:
-  L2Module(sc_core::sc_module_name n, SimContext& ctx, uint32_t slice, StatGroup& parent);
+  L2Module(sc_core::sc_module_name n, SimContext& ctx, const L2Spec& spec, uint32_t slice,
+           StatGroup& parent);
   TargetPort port;   // from the crossbar
   InitiatorPort mem; // to the DRAM channel
 

@@ -45,7 +45,7 @@ void LabModule::at_take() {
 void LabModule::at_accept(Payload& t) {
   GpuAccess& a = access_of(t);
   if (a.kind == AccessKind::Fence) return at_fence(t);
-  if (absorbs(a)) {
+  if (absorbs(t, a)) {
     // The golden memory sees lanes in arrival (issue) order; the LAB's own
     // state changes when the request reaches the head of the pipeline.
     golden_rmw(a, t.get_address());

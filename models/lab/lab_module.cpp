@@ -20,9 +20,9 @@ void LabGpuState::drained() {
   kernel_end_arrived = kernel_end_drained = 0;
 }
 
-LabModule::LabModule(sc_module_name n, const StageContext& c)
-    : PathStage(n), ctx_(c.ctx), spec_(c.ctx.platform.lab), sm_(c.sm),
-      clk_(c.ctx.platform.sm.clock_mhz), stats_(c.sm_stats, basename()), core_(spec_, stats_),
+LabModule::LabModule(sc_module_name n, const StageContext& c, const LabSpec& spec)
+    : PathStage(n), ctx_(c.ctx), spec_(spec), sm_(c.sm), clk_(c.sm_clock_mhz),
+      stats_(c.sm_stats, basename()), core_(spec_, stats_),
       gpu_(c.ctx.shared<LabGpuState>("lab", [] { return std::make_unique<LabGpuState>(); })),
       up_("up", 1u << 20,
           TargetPort::Hooks{[this](Payload& t, sc_time& d) { b_transport(t, d); },
@@ -159,7 +159,7 @@ sc_time LabModule::lt_send(const LabEviction& ev, const sc_time& d) {
 void LabModule::b_transport(Payload& t, sc_time& d) {
   GpuAccess& a = access_of(t);
   if (a.kind == AccessKind::Fence) return lt_fence(t, d);
-  if (absorbs(a)) {
+  if (absorbs(t, a)) {
     // Performed in the LAB: the atomic completes at LAB latency; what the
     // LAB pushes out goes to L2 off the critical path. The pipeline takes
     // one request per cycle (the LD/ST unit sends one per cycle).
@@ -212,21 +212,6 @@ void LabModule::trace_flush(const sc_time& start, const sc_time& end) {
   if (!tr) return;
   if (!trace_track_) trace_track_ = tr->track(ctx_.device, std::string(name()));
   tr->span(ctx_.device, trace_track_, "lab flush", start, end);
-}
-
-StageType lab_stage_type() {
-  return {"lab",
-          "local atomic buffer (lab.*): buffers device-scope commutative reds, drains at "
-          "fences, the kernel end and (lab.flush_on_barrier) barriers; implied by lab.entries > 0",
-          [](const char* name, const StageContext& c) -> std::unique_ptr<PathStage> {
-            return std::make_unique<LabModule>(name, c);
-          },
-          [](const PlatformSpec& p) { return p.lab.enabled(); },
-          [](const PlatformSpec& p) {
-            if (!p.lab.enabled())
-              throw ConfigError("sm.stages lists 'lab' but the platform has no LAB (set "
-                                "lab.entries > 0 or lab.infinite = true)");
-          }};
 }
 
 } // namespace tlmgpu

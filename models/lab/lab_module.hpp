@@ -57,7 +57,7 @@ struct LabGpuState {
 
 class LabModule : public PathStage {
 public:
-  LabModule(sc_core::sc_module_name n, const StageContext& c);
+  LabModule(sc_core::sc_module_name n, const StageContext& c, const LabSpec& spec);
   tlm::tlm_target_socket<>& upstream() override { return up_.socket; }
   tlm::tlm_initiator_socket<>& downstream() override { return down_.socket; }
   bool orders_barriers() const override { return spec_.flush_on_barrier; }
@@ -68,7 +68,10 @@ private:
   friend struct LabGpuState;
   using Tracked = GoldenMemory::TrackedBytes;
 
-  bool absorbs(const GpuAccess& a) const { return a.is_rmw() && core_.eligible(a); }
+  // Device windows are registers, not memory: their atomics pass by.
+  bool absorbs(const Payload& t, const GpuAccess& a) const {
+    return a.is_rmw() && core_.eligible(a) && ctx_.address_map.device_of(t.get_address()) < 0;
+  }
   bool drains(const GpuAccess& fence) const;
   GpuPayload* packet(const LabEviction& ev);
   void golden_rmw(GpuAccess& a, Addr line);

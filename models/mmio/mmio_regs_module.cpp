@@ -6,8 +6,8 @@ using namespace sc_core;
 
 namespace tlmgpu {
 
-MmioRegsModule::MmioRegsModule(sc_module_name n, SimContext& ctx, uint32_t window,
-                               StatGroup& parent)
+MmioRegsModule::MmioRegsModule(sc_module_name n, SimContext& ctx, const MmioSpec& spec, Addr base,
+                               uint32_t bytes, StatGroup& parent)
     : sc_module(n), up("up", 8,
                        TargetPort::Hooks{[this](Payload& t, sc_time& d) {
                                            serve(t);
@@ -19,11 +19,7 @@ MmioRegsModule::MmioRegsModule(sc_module_name n, SimContext& ctx, uint32_t windo
                                            return t.get_data_length();
                                          },
                                          [this] { serve_queued(); }}),
-      ctx_(ctx), spec_(ctx.platform.mmio), clk_(ctx.platform.mmio.clock_mhz),
-      core_(Addr(ctx.platform.address_map.device_base) +
-                Addr(window) * ctx.platform.address_map.device_window_bytes,
-            ctx.platform.address_map.device_window_bytes),
-      stats_(parent, basename()) {
+      ctx_(ctx), spec_(spec), clk_(spec.clock_mhz), core_(base, bytes), stats_(parent, basename()) {
   stats_.formula("reads", "requests", "loads served",
                  [this](StatView) { return double(core_.reads()); });
   stats_.formula("writes", "requests", "stores served",

@@ -15,7 +15,9 @@ namespace tlmgpu {
 
 class MmioRegsModule : public sc_core::sc_module {
 public:
-  MmioRegsModule(sc_core::sc_module_name n, SimContext& ctx, uint32_t window, StatGroup& parent);
+  // Serves the `bytes` of its device window starting at `base`.
+  MmioRegsModule(sc_core::sc_module_name n, SimContext& ctx, const MmioSpec& spec, Addr base,
+                 uint32_t bytes, StatGroup& parent);
   TargetPort up;
   MmioRegsCore& core() { return core_; }
 

@@ -34,13 +34,4 @@ void ProbeModule::on_request(tlm::tlm_generic_payload& t) {
   }
 }
 
-StageType probe_stage_type() {
-  StageType t{"probe", "pass-through: counts the requests crossing it by kind",
-              [](const char* name, const StageContext& c) -> std::unique_ptr<PathStage> {
-                return std::make_unique<ProbeModule>(name, c);
-              }};
-  t.any_link = true; // it needs no SM: a probe may watch any link
-  return t;
-}
-
 } // namespace tlmgpu

@@ -10,13 +10,12 @@ using namespace sc_core;
 namespace tlmgpu {
 
 SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& parent,
-                   const std::string* stages)
+                   const Parts& parts)
     : sc_module(n), id(id), stats_(parent, basename()),
-      l1("l1", ctx, ctx.platform.l1, id, ctx.platform.sm.clock_mhz, stats_), ctx_(ctx),
-      spec_(ctx.platform.sm), clk_(ctx.platform.sm.clock_mhz),
-      coalescer_(ctx.platform.l1.line_bytes, ctx.platform.l1.sector_bytes),
-      smem_(ctx.platform.shared_mem), sched_busy_until_(ctx.platform.sm.schedulers, 0),
-      warps_(ctx.platform.sm.max_warps), ctas_(ctx.platform.sm.max_ctas),
+      l1("l1", ctx, parts.l1, id, parts.sm.clock_mhz, stats_), ctx_(ctx), spec_(parts.sm),
+      clk_(parts.sm.clock_mhz), coalescer_(ctx.net.line_bytes, ctx.net.sector_bytes),
+      smem_(parts.shared_mem), sched_busy_until_(parts.sm.schedulers, 0),
+      warps_(parts.sm.max_warps), ctas_(parts.sm.max_ctas),
       lsu_port_("lsu", 1u << 20, [this](Payload& t) { on_lsu_response(t); }),
       warp_instructions_(stats_.counter("warp_instructions", "instructions",
                                         "warp instructions issued (compute(n) counts n)")),
@@ -83,14 +82,13 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
                       "global loads/stores/atomics/reds with this order");
   for (uint32_t i = 0; i < spec_.schedulers; ++i)
     schedulers_.push_back(make_scheduler(spec_.scheduler));
-  for (const StageType* t :
-       stages ? path_stages(ctx.platform, *stages, "topology stages") : path_stages(ctx.platform)) {
+  for (const StageType* t : parts.stages) {
     std::string name = t->name; // a type listed twice: probe, probe_1, ...
     for (size_t k = 1; std::any_of(stages_.begin(), stages_.end(),
                                    [&](auto& st) { return name == st->basename(); });
          ++k)
       name = t->name + "_" + std::to_string(k);
-    stages_.push_back(t->make(name.c_str(), StageContext{ctx, id, stats_}));
+    stages_.push_back(t->make(name.c_str(), StageContext{ctx, id, stats_, spec_.clock_mhz}));
   }
   for (auto& st : stages_)
     barriers_down_path_ = barriers_down_path_ || st->orders_barriers();

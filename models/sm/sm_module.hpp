@@ -31,10 +31,17 @@ constexpr bool is_global_memory(WarpInstr::Kind k) {
 
 class SmModule : public sc_core::sc_module {
 public:
-  // `stages`: the memory path's stage types (the topology's "stages");
-  // null: the platform's sm.stages.
+  // What the builder hands an SM: the specs of the SM and of the L1 and
+  // shared memory it contains, and its memory path's stage types, nearest the
+  // LD/ST unit first (resolved from the topology's "stages" or sm.stages).
+  struct Parts {
+    const SmSpec& sm;
+    const L1Spec& l1;
+    const SharedMemSpec& shared_mem;
+    std::vector<const StageType*> stages;
+  };
   SmModule(sc_core::sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& parent,
-           const std::string* stages = nullptr);
+           const Parts& parts);
   const uint16_t id;
 
 private:

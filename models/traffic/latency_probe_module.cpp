@@ -7,10 +7,9 @@ using namespace sc_core;
 namespace tlmgpu {
 
 LatencyProbe::LatencyProbe(sc_module_name n, SimContext& ctx, L1Module& l1, Addr address,
-                           StatGroup& parent)
+                           StatGroup& parent, double clock_mhz)
     : sc_module(n), port("port", 2, [this](Payload&) { response_.notify(SC_ZERO_TIME); }),
-      ctx_(ctx), l1_(l1), addr_(address), clk_(ctx.platform.sm.clock_mhz),
-      stats_(parent, basename()) {
+      ctx_(ctx), l1_(l1), addr_(address), clk_(clock_mhz), stats_(parent, basename()) {
   SC_HAS_PROCESS(LatencyProbe);
   SC_THREAD(run);
   stats_.formula("l1_hit", "cycles", "unloaded L1 hit latency",
@@ -26,11 +25,11 @@ LatencyProbe::LatencyProbe(sc_module_name n, SimContext& ctx, L1Module& l1, Addr
 // One load of one sector, nothing else in flight; the result is the number
 // of SM cycles from issue to data.
 Cycle LatencyProbe::measure(Addr a) {
-  const unsigned line = ctx_.platform.l2.line_bytes;
+  const unsigned line = ctx_.net.line_bytes;
   GpuPayload* t = ctx_.pool.allocate();
   GpuAccess acc;
   acc.kind = AccessKind::Load;
-  acc.sector_mask = 1u << ((a % line) / ctx_.platform.l2.sector_bytes);
+  acc.sector_mask = 1u << ((a % line) / ctx_.net.sector_bytes);
   acc.src_sm = 0;
   t->setup(tlm::TLM_READ_COMMAND, a - a % line, line, acc);
   wait(clk_.until(clk_.at_or_after(sc_time_stamp()))); // start on a cycle edge
@@ -49,7 +48,7 @@ Cycle LatencyProbe::measure(Addr a) {
 }
 
 void LatencyProbe::run() {
-  const unsigned line = ctx_.platform.l2.line_bytes;
+  const unsigned line = ctx_.net.line_bytes;
   dram = measure(addr_);
   l1_hit = measure(addr_);
   l1_.flush_and_invalidate();

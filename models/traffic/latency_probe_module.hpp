@@ -13,8 +13,9 @@ namespace tlmgpu {
 
 class LatencyProbe : public sc_core::sc_module {
 public:
+  // Measures in the cycles of `clock_mhz` (the SM whose L1 it drives).
   LatencyProbe(sc_core::sc_module_name n, SimContext& ctx, L1Module& l1, Addr address,
-               StatGroup& parent);
+               StatGroup& parent, double clock_mhz);
   InitiatorPort port;
   bool finished() const { return finished_; }
   Cycle dram = 0, l1_hit = 0, l2_hit = 0, dram_row_hit = 0;

@@ -8,11 +8,11 @@ namespace tlmgpu {
 
 TrafficModule::TrafficModule(sc_module_name n, SimContext& ctx, unsigned gen,
                              const TrafficParams& p, Addr region_base, Addr shared_counter,
-                             SharedCounterLog& log, StatGroup& parent)
+                             SharedCounterLog& log, StatGroup& parent, double clock_mhz)
     : sc_module(n), port("port", 2 * p.outstanding + 2, [this](Payload& t) { on_response(t); }),
-      ctx_(ctx), params_(p), core_(p, gen, region_base, shared_counter, ctx.platform.l2.line_bytes,
-                                   ctx.platform.l2.sector_bytes, ctx.seed),
-      log_(log), clk_(ctx.platform.sm.clock_mhz), stats_(parent, basename()),
+      ctx_(ctx), params_(p), core_(p, gen, region_base, shared_counter, ctx.net.line_bytes,
+                                   ctx.net.sector_bytes, ctx.seed),
+      log_(log), clk_(clock_mhz), stats_(parent, basename()),
       issued_(stats_.counter("issued", "requests", "requests issued")),
       completed_(stats_.counter("completed", "requests", "responses received (must equal issued)")),
       loads_(stats_.counter("loads", "requests", "loads issued")),
@@ -32,7 +32,7 @@ TrafficModule::TrafficModule(sc_module_name n, SimContext& ctx, unsigned gen,
 }
 
 GpuPayload* TrafficModule::make_payload(const TrafficRequest& r) {
-  const unsigned line = ctx_.platform.l2.line_bytes;
+  const unsigned line = ctx_.net.line_bytes;
   GpuPayload* t = ctx_.pool.allocate();
   GpuAccess a = r.access;
   a.txn_id = ctx_.pool.next_txn_id();

@@ -16,8 +16,10 @@ namespace tlmgpu {
 
 class TrafficModule : public sc_core::sc_module {
 public:
+  // Stands in for the warps of an SM whose clock is `clock_mhz`.
   TrafficModule(sc_core::sc_module_name n, SimContext& ctx, unsigned gen, const TrafficParams& p,
-                Addr region_base, Addr shared_counter, SharedCounterLog& log, StatGroup& parent);
+                Addr region_base, Addr shared_counter, SharedCounterLog& log, StatGroup& parent,
+                double clock_mhz);
   InitiatorPort port;
 
   bool finished() const { return finished_; }

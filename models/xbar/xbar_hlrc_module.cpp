@@ -9,7 +9,7 @@ namespace tlmgpu {
 
 void XbarModule::hlrc_init() {
   // Grants carry the whole line, whatever sectors the atomic touched.
-  core_.set_rmw_reply_bytes(ctx_.platform.l2.line_bytes);
+  core_.set_rmw_reply_bytes(ctx_.net.line_bytes);
   HlrcFabric::of(ctx_).attach_xbar(this);
   hlrc_stats_ = std::make_unique<StatGroup>(stats_, "hlrc");
   for (size_t c = 0; c < size_t(HlrcTraffic::Count); ++c) {

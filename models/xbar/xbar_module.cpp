@@ -6,15 +6,14 @@ using namespace sc_core;
 
 namespace tlmgpu {
 
-XbarModule::XbarModule(sc_module_name n, SimContext& ctx, StatGroup& parent, unsigned inputs,
-                       unsigned slices, unsigned devices)
-    : sc_module(n), ctx_(ctx), spec_(ctx.platform.xbar), clk_(ctx.platform.xbar.clock_mhz),
-      core_(ctx.platform.xbar, inputs, slices + devices, ctx.platform.l2.sector_bytes,
+XbarModule::XbarModule(sc_module_name n, SimContext& ctx, const XbarSpec& spec, StatGroup& parent,
+                       unsigned inputs, unsigned slices, unsigned devices)
+    : sc_module(n), ctx_(ctx), spec_(spec), clk_(spec.clock_mhz),
+      core_(spec, inputs, slices + devices, ctx.net.sector_bytes,
             ctx.mode == TimingMode::LT ? Booking::TimeOrder : Booking::CallOrder),
       slices_(slices),
       // A slot holds a packet of up to line-size data; the flit buffer bounds the count.
-      out_capacity_(std::max<size_t>(1, ctx.platform.xbar.buffer_flits /
-                                            ctx.platform.xbar.flits(ctx.platform.l2.line_bytes))),
+      out_capacity_(std::max<size_t>(1, spec.buffer_flits / spec.flits(ctx.net.line_bytes))),
       out_(slices + devices), input_blocked_(inputs, false), stats_(parent, basename()),
       req_packets_(stats_.counter("request_packets", "packets", "packets on the request network")),
       req_flits_(stats_.counter("request_flits", "flits", "flits on the request network")),
@@ -49,7 +48,7 @@ XbarModule::XbarModule(sc_module_name n, SimContext& ctx, StatGroup& parent, uns
         (j < slices ? "slice_port_" + std::to_string(j) : "dev_port_" + std::to_string(j - slices))
             .c_str(),
         2, [this, j](Payload& t) { on_reply(j, t); }, [this, j] { drain_output(j); }));
-  if (ctx.platform.l1.protocol() == AtomicProtocol::Hlrc) hlrc_init();
+  if (ctx.net.coherence == AtomicProtocol::Hlrc) hlrc_init();
 }
 
 void XbarModule::count(const GpuAccess& a) {

@@ -19,13 +19,11 @@ namespace tlmgpu {
 
 class XbarModule : public sc_core::sc_module {
 public:
-  // `inputs` target ports (one per initiator) and `outputs` initiator ports
-  // (one per L2 slice of the address map), as the topology binds them.
   // `inputs` target ports (one per initiator), `slices` initiator ports (one
   // per L2 slice of the address map) and `devices` more (one per device
   // window of the address map), as the topology binds them.
-  XbarModule(sc_core::sc_module_name n, SimContext& ctx, StatGroup& parent, unsigned inputs,
-             unsigned slices, unsigned devices = 0);
+  XbarModule(sc_core::sc_module_name n, SimContext& ctx, const XbarSpec& spec, StatGroup& parent,
+             unsigned inputs, unsigned slices, unsigned devices = 0);
   std::vector<std::unique_ptr<TargetPort>> sm_ports; // port `in[i]`
   // Port `out[s]` (L2 slice s) is slice_ports[s]; port `dev[k]` (device
   // window k) is slice_ports[slices + k].

@@ -26,7 +26,9 @@ BlockType stage_block(const StageType& s) {
              {"down", PortDir::Initiator, false, "requests on, responses back"}};
   const StageFactory make = s.make;
   b.make = [make](const BlockBuild& a) -> std::unique_ptr<sc_core::sc_module> {
-    return make(a.name.c_str(), StageContext{a.ctx, uint16_t(a.index), a.parent});
+    // On a link outside an SM the stage still counts time in core cycles.
+    return make(a.name.c_str(),
+                StageContext{a.ctx, uint16_t(a.index), a.parent, a.ctx.platform.sm.clock_mhz});
   };
   b.socket = [](sc_core::sc_module& m, const std::string& port, uint32_t) {
     auto& stage = static_cast<PathStage&>(m);

@@ -11,8 +11,8 @@ class Latency : public Workload {
 public:
   explicit Latency(const WorkloadArgs& a) : address_(a.u64("address", 0, 1ull << 48)) {}
   void elaborate(SimContext& ctx, GpuModule& gpu) override {
-    probe_ =
-        std::make_unique<LatencyProbe>("latency_probe", ctx, gpu.sms[0]->l1, address_, ctx.stats);
+    probe_ = std::make_unique<LatencyProbe>("latency_probe", ctx, gpu.sms[0]->l1, address_,
+                                            ctx.stats, ctx.platform.sm.clock_mhz);
     probe_->port.socket.bind(gpu.sms[0]->lsu());
   }
   bool finished() const override { return probe_->finished(); }

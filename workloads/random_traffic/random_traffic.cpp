@@ -36,7 +36,7 @@ public:
     for (uint32_t g = 0; g < generators_; ++g) {
       gens_.push_back(std::make_unique<TrafficModule>(("traffic_" + std::to_string(g)).c_str(), ctx,
                                                       g, p_, Addr(g) * region_stride, shared_, log_,
-                                                      ctx.stats));
+                                                      ctx.stats, ctx.platform.sm.clock_mhz));
       gens_.back()->port.socket.bind(gpu.sms[g]->lsu());
     }
   }

@@ -52,18 +52,22 @@ public:
   // A run of one device: stats hang from the root (stats.json as ever).
   SimContext(const PlatformSpec& p, TimingMode mode, uint64_t seed)
       : owned_run_(std::make_unique<RunContext>(mode, seed)), run(*owned_run_), platform(p),
-        mode(mode), seed(seed), address_map(map_of(p)), pool(run.pool), stats(run.stats) {}
+        mode(mode), seed(seed), net(network_format(p)), address_map(map_of(p)), pool(run.pool),
+        stats(run.stats) {}
   // Device `device` of a node: its stats go under `device_stats` (a group of
   // the run's root), its kernels' epochs open and close there only.
   SimContext(RunContext& r, const PlatformSpec& p, uint32_t device, StatGroup& device_stats)
-      : run(r), platform(p), mode(r.mode), seed(r.seed), device(device), address_map(map_of(p)),
-        pool(r.pool), stats(device_stats) {}
+      : run(r), platform(p), mode(r.mode), seed(r.seed), device(device), net(network_format(p)),
+        address_map(map_of(p)), pool(r.pool), stats(device_stats) {}
 
   RunContext& run;
   const PlatformSpec platform;
   const TimingMode mode;
   const uint64_t seed;
   const uint32_t device = 0;
+  // Blocks read only their own spec (handed by the builder's factory) and
+  // this; `platform` is for the builder, the runner and workloads.
+  const NetworkFormat net;
   AddressMap address_map;
   BackingStore memory;
   PayloadPool& pool;

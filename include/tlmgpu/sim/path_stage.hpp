@@ -69,6 +69,7 @@ struct StageContext {
   SimContext& ctx;
   uint16_t sm;
   StatGroup& sm_stats;
+  double sm_clock_mhz; // the clock of the SM whose path the stage is on
 };
 
 using StageFactory =
