@@ -14,6 +14,7 @@
 #include "models/gpu/gpu_module.hpp"
 #include "models/lab/lab_core.hpp"
 
+#include "tlmgpu/sim/builder.hpp"
 #include "tlmgpu/sim/path_stage.hpp"
 #include <nlohmann/json.hpp>
 
@@ -90,6 +91,9 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
   config["timing"] = std::string(to_string(o.timing));
   config["seed"] = o.seed;
   write_json(std::filesystem::path(o.out_dir) / "config.json", config);
+  // The instantiated graph (`tlmgpu topology --dot`), for the report.
+  write_text(std::filesystem::path(o.out_dir) / "topology.dot",
+             topology_dot(expand_platform_topology(o.platform), o.platform.name));
 
   write_host_json(o, host_s, cycles);
 

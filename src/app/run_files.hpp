@@ -23,6 +23,11 @@ inline void write_json(const std::filesystem::path& p, const nlohmann::json& j) 
   f << std::setw(2) << j << "\n";
 }
 
+inline void write_text(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream f(p);
+  if (!f || !(f << text) || !f.flush()) throw SimError("cannot write " + p.string());
+}
+
 inline double peak_rss_mib() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);

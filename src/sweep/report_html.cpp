@@ -193,6 +193,12 @@ std::string render_report(const ojson& r) {
   configs_table(os, r);
   for (const ojson& p : r["platforms"]) {
     os << "<h2>Platform " << esc(str(p)) << "</h2>\n";
+    const std::string platform = str(p);
+    if (r.contains("topologies") && r["topologies"].is_object() &&
+        r["topologies"].contains(platform) && r["topologies"][platform].is_string())
+      os << "<details><summary>Topology (the baseline's blocks and bindings as Graphviz DOT; "
+            "<code>dot -Tsvg</code> draws it)</summary><pre>"
+         << esc(r["topologies"][platform].get<std::string>()) << "</pre></details>\n";
     figures(os, r, p);
   }
   os << "<h2>All points</h2>\n";

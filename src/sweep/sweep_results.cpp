@@ -129,6 +129,7 @@ ojson merge_results(const SweepSpec& spec, const std::vector<Point>& points,
   r["seeds"] = spec.seeds;
 
   std::set<std::string> metric_names;
+  r["topologies"] = ojson::object();
   ojson rows = ojson::array();
   for (const Point& p : points) {
     const fs::path dir = points_root / p.dir;
@@ -161,6 +162,15 @@ ojson merge_results(const SweepSpec& spec, const std::vector<Point>& points,
       metric_names.insert(k);
     row["metrics"] = metrics;
     if (current && marker.contains("error")) row["error"] = marker["error"];
+    // Each platform's instantiated graph, from its first baseline point that
+    // ran (a config may add stages, not blocks; the report says which).
+    const std::string& platform = spec.platforms[p.platform];
+    if (current && spec.configs[p.config].label == spec.baseline &&
+        !r["topologies"].contains(platform)) {
+      std::ifstream f(dir / "topology.dot");
+      std::ostringstream dot;
+      if (f && dot << f.rdbuf()) r["topologies"][platform] = dot.str();
+    }
     rows.push_back(std::move(row));
   }
   r["metrics"] = metric_names;

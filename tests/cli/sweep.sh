@@ -94,6 +94,8 @@ grep -q '<svg' "$H" && grep -q '>H<' "$H" && grep -q '>PR<' "$H" && grep -q '>Av
 check "report has SVG plots with every workload label and Average" $?
 grep -q 'normalised execution time' "$H"
 check "report has the execution-time figure" $?
+grep -q '<summary>Topology' "$H" && grep -q 'digraph' "$H" && grep -q 'xbar' "$H"
+check "report embeds the platform's topology (DOT)" $?
 ! grep -qiE '<script|https?://[^"]*"[^>]*(src|href)=' "$H"
 check "report has no scripts or external resources" $?
 "$T" report "$OUT" --out "$TMP/again.html" >/dev/null 2>&1 && cmp -s "$H" "$TMP/again.html"
