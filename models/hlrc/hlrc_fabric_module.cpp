@@ -6,8 +6,7 @@
 
 namespace tlmgpu {
 
-HlrcFabric::HlrcFabric(SimContext& ctx)
-    : ctx_(ctx), sm_clk_(ctx.platform.sm.clock_mhz), l2_clk_(ctx.platform.l2.clock_mhz) {}
+HlrcFabric::HlrcFabric(SimContext& ctx) : ctx_(ctx), sm_clk_(1), l2_clk_(1) {}
 
 HlrcFabric& HlrcFabric::of(SimContext& ctx) {
   return ctx.shared<HlrcFabric>("hlrc", [&ctx] { return std::make_unique<HlrcFabric>(ctx); });
@@ -16,16 +15,21 @@ HlrcFabric& HlrcFabric::of(SimContext& ctx) {
 void HlrcFabric::attach_l1(uint16_t sm, L1Module* l1) {
   if (l1s_.size() <= sm) l1s_.resize(sm + 1u, nullptr);
   l1s_[sm] = l1;
+  // Times come from the blocks themselves (every SM of a GPU shares one
+  // clock and one L1 latency), never from the platform.
+  sm_clk_ = l1->clock();
+  l1_latency_ = l1->latency();
 }
 
 void HlrcFabric::attach_l2(uint32_t slice, L2Module* l2) {
   if (l2s_.size() <= slice) l2s_.resize(slice + 1u, nullptr);
   l2s_[slice] = l2;
+  l2_clk_ = l2->clock();
 }
 
 // Packets carry whole sectors, as the L1's write-backs do.
 unsigned HlrcFabric::dirty_sector_bytes(const Writeback& wb) const {
-  const unsigned sb = ctx_.platform.l2.sector_bytes, lb = ctx_.platform.l2.line_bytes;
+  const unsigned sb = ctx_.net.sector_bytes, lb = ctx_.net.line_bytes;
   unsigned n = 0;
   for (unsigned off = 0; off < lb; off += sb)
     n += wb.dirty.any(off, sb) ? sb : 0;
@@ -58,7 +62,7 @@ HlrcRecall HlrcFabric::recall(uint32_t slice, uint16_t owner, Addr line, Cycle s
     return r;
   }
   // The owner's L1 looks the line up (one L1 access) before answering.
-  const sc_core::sc_time answered = x.cycles(at_owner) + sm_clk_.cycles(ctx_.platform.l1.latency);
+  const sc_core::sc_time answered = x.cycles(at_owner) + sm_clk_.cycles(l1_latency_);
   r.back = std::max(start, write_back_leg(slice, owner, r.data, answered));
   return r;
 }
@@ -72,7 +76,7 @@ void HlrcFabric::answer(uint16_t owner, Addr line, std::optional<Writeback> wb, 
   // serving its waiting requests (one L1 access).
   const sc_core::sc_time answered =
       std::max(xbar_->clock().cycles(d.recall_at_owner), sm_clk_.cycles(at)) +
-      sm_clk_.cycles(ctx_.platform.l1.latency);
+      sm_clk_.cycles(l1_latency_);
   const Cycle back = write_back_leg(d.slice, owner, wb, answered);
   l2s_[d.slice]->hlrc_recall_done(line, std::move(wb), back);
 }
@@ -93,9 +97,9 @@ Cycle HlrcFabric::release(uint16_t sm, const Writeback& wb, HlrcRelease why, Cyc
 
 Cycle HlrcFabric::grant_arrival(Cycle leave) const {
   if (!ctx_.timed()) return leave;
-  const XbarSpec& s = ctx_.platform.xbar;
-  const Cycle xc = s.latency + (xbar_->flits(ctx_.platform.l2.line_bytes) + s.flits_per_cycle - 1) /
-                                   s.flits_per_cycle;
+  const XbarSpec& s = xbar_->spec();
+  const Cycle xc =
+      s.latency + (xbar_->flits(ctx_.net.line_bytes) + s.flits_per_cycle - 1) / s.flits_per_cycle;
   return l2_clk_.at_or_after(l2_clk_.cycles(leave) + xbar_->clock().cycles(xc));
 }
 

@@ -94,7 +94,8 @@ private:
   XbarModule* xbar_ = nullptr;
   std::vector<L1Module*> l1s_;
   std::vector<L2Module*> l2s_;
-  Clock sm_clk_, l2_clk_;
+  Clock sm_clk_, l2_clk_; // from the attached L1s and L2 slices
+  uint32_t l1_latency_ = 0;
 };
 
 } // namespace tlmgpu

@@ -29,6 +29,8 @@ public:
            double clock_mhz, StatGroup& parent);
   TargetPort port;    // from the SM's LD/ST unit
   InitiatorPort down; // to the crossbar
+  const Clock& clock() const { return clk_; }
+  uint32_t latency() const { return spec_.latency; } // cycles per access
 
   // Kernel boundary (release then acquire): write back dirty lines (write-back
   // policy) and drop every line so the next kernel cannot read stale data.

@@ -26,6 +26,7 @@ public:
            StatGroup& parent);
   TargetPort port;   // from the crossbar
   InitiatorPort mem; // to the DRAM channel
+  const Clock& clock() const { return clk_; }
 
   L2Core& core() { return core_; }
   // Untimed access for the host and checkers: cached bytes over DRAM bytes.

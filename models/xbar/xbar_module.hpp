@@ -39,6 +39,7 @@ public:
   Cycle hlrc_packet(HlrcTraffic cls, unsigned sm, unsigned slice, unsigned data_bytes,
                     Cycle offered);
   const Clock& clock() const { return clk_; }
+  const XbarSpec& spec() const { return spec_; }
   unsigned flits(unsigned data_bytes) const { return core_.flits(data_bytes); }
 
 private:

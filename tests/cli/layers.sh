@@ -65,15 +65,13 @@ done < <(find include src models workloads -type f \( -name '*.hpp' -o -name '*.
 echo "layers: $checked includes checked, $bad going up"
 
 # A block reads only its own spec (handed by its factory) and SimContext::net;
-# only the builder's side reads the platform: factories (*_blocks.cpp), the
-# GPU that composes blocks (models/gpu/) and the hLRC fabric, which still
-# times its side-band recalls with the SM, L1, crossbar and L2 parameters
-# (docs/status.md: its recall channel is an open item of issue 11).
+# only the builder's side reads the platform: factories (*_blocks.cpp) and
+# the GPU that composes blocks (models/gpu/).
 reads=0
 while IFS= read -r hit; do
   echo "layers: $hit reads the platform (hand the module its spec or use ctx.net)"
   reads=$((reads + 1))
 done < <(grep -nE '\bplatform\.[a-z_]+' -r models --include='*.cpp' --include='*.hpp' |
-  grep -vE '^models/(gpu|hlrc)/|^models/[^:]*_blocks\.cpp:|^models/[^:]*/tests/|^[^:]*:[0-9]+:[[:space:]]*//')
+  grep -vE '^models/gpu/|^models/[^:]*_blocks\.cpp:|^models/[^:]*/tests/|^[^:]*:[0-9]+:[[:space:]]*//')
 echo "layers: $reads platform reads in block modules"
 ((bad == 0 && reads == 0))
