@@ -45,16 +45,34 @@ POINTS = [
 ]
 
 
+_streams_kernels = {}
+
+
+def streams_kernels(binary):
+    """True when the binary writes per-kernel trees to kernels.jsonl
+    (--kernel-stats full, issue 13); older ones keep them in stats.json."""
+    if binary not in _streams_kernels:
+        h = subprocess.run([binary, "run", "--help"], capture_output=True, text=True)
+        _streams_kernels[binary] = "--kernel-stats" in h.stdout + h.stderr
+    return _streams_kernels[binary]
+
+
 def run(binary, point, timing, out):
     words = shlex.split(point)
     cmd = [binary, "run", "-p", words[0], "-w", words[1], *words[2:], "--timing", timing,
            "--out", out, "--quiet"]
+    if streams_kernels(binary):
+        cmd += ["--kernel-stats", "full"]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         return None, r.stderr.strip().splitlines()[-1:] or ["exit %d" % r.returncode]
     with open(os.path.join(out, "stats.json")) as f:
         stats = json.load(f)
     stats.pop("tlmgpu_version", None)
+    if streams_kernels(binary):  # put each kernel's tree back where older binaries kept it
+        with open(os.path.join(out, "kernels.jsonl")) as f:
+            for k, line in zip(stats["kernels"], f):
+                k["stats"] = json.loads(line)["stats"]
     return stats, None
 
 

@@ -1,7 +1,7 @@
 #include "models/dram/dram_core.hpp"
 
+#include "tlmgpu/invariant.hpp"
 #include <algorithm>
-#include <cassert>
 
 namespace tlmgpu {
 
@@ -33,7 +33,7 @@ void DramChannelCore::retire(Cycle floor) {
 }
 
 bool DramChannelCore::row_open(uint32_t bank, uint64_t row) const {
-  assert(bank < banks_.size());
+  TLMGPU_CHECK(bank < banks_.size());
   return banks_[bank].open && banks_[bank].row == row;
 }
 
@@ -46,8 +46,8 @@ void DramChannelCore::precharge(Bank& b, Cycle earliest) {
 
 DramAccessTiming DramChannelCore::service(uint32_t bank, uint64_t row, bool write, uint32_t bursts,
                                           Cycle arrival) {
-  assert(bank < banks_.size());
-  assert(bursts >= 1);
+  TLMGPU_CHECK(bank < banks_.size());
+  TLMGPU_CHECK(bursts >= 1);
   if (time_order_) return service_in_time(bank, row, write, bursts, arrival);
   Bank& b = banks_[bank];
   DramAccessTiming t;

@@ -1,4 +1,5 @@
 #include "models/hlrc/hlrc_fabric_module.hpp"
+#include "tlmgpu/invariant.hpp"
 
 #include "models/l1/l1_module.hpp"
 #include "models/l2/l2_module.hpp"
@@ -48,7 +49,7 @@ Cycle HlrcFabric::write_back_leg(uint32_t slice, uint16_t owner, std::optional<W
 
 HlrcRecall HlrcFabric::recall(uint32_t slice, uint16_t owner, Addr line, Cycle start,
                               bool may_defer) {
-  sc_assert(owner < l1s_.size());
+  TLMGPU_CHECK(owner < l1s_.size());
   const Clock& x = xbar_->clock();
   const Cycle at_owner =
       xbar_->hlrc_packet(HlrcTraffic::Recall, owner, slice, 0,
@@ -56,7 +57,7 @@ HlrcRecall HlrcFabric::recall(uint32_t slice, uint16_t owner, Addr line, Cycle s
   HlrcRecall r;
   const HlrcAnswer a = l1s_[owner]->hlrc_recall(line, may_defer, r.data);
   if (a == HlrcAnswer::Deferred) {
-    sc_assert(deferred_.count(line) == 0);
+    TLMGPU_CHECK(deferred_.count(line) == 0);
     deferred_[line] = Deferred{slice, owner, at_owner};
     r.deferred = true;
     return r;
@@ -69,7 +70,7 @@ HlrcRecall HlrcFabric::recall(uint32_t slice, uint16_t owner, Addr line, Cycle s
 
 void HlrcFabric::answer(uint16_t owner, Addr line, std::optional<Writeback> wb, Cycle at) {
   auto it = deferred_.find(line);
-  sc_assert(it != deferred_.end() && it->second.owner == owner);
+  TLMGPU_CHECK(it != deferred_.end() && it->second.owner == owner);
   const Deferred d = it->second;
   deferred_.erase(it);
   // The owner answers once both the recall and the grant are there, after
@@ -83,7 +84,7 @@ void HlrcFabric::answer(uint16_t owner, Addr line, std::optional<Writeback> wb, 
 
 Cycle HlrcFabric::release(uint16_t sm, const Writeback& wb, HlrcRelease why, Cycle at) {
   const uint32_t slice = ctx_.address_map.slice_of(wb.line);
-  sc_assert(slice < l2s_.size());
+  TLMGPU_CHECK(slice < l2s_.size());
   const Clock& x = xbar_->clock();
   const HlrcTraffic cls =
       why == HlrcRelease::Eviction ? HlrcTraffic::EvictionRelease : HlrcTraffic::KernelEndWriteback;

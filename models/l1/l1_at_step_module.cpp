@@ -2,6 +2,7 @@
 // stalled head sleeps until something can unblock it (wake). The request
 // handling itself is attempt() in l1_module.cpp.
 #include "models/l1/l1_module.hpp"
+#include "tlmgpu/invariant.hpp"
 
 #include <utility>
 
@@ -73,7 +74,7 @@ void L1Module::step() {
   const Cycle now = clk_.now();
   next_step_ = now + 1;
   if (stalled_) { // the cycles slept, each failing as the last retry did
-    sc_assert(now > stall_cycle_);
+    TLMGPU_CHECK(now > stall_cycle_);
     const uint64_t slept = now - stall_cycle_ - 1;
     if (slept != 0)
       for (size_t i = 0; i < counters_.size(); ++i)

@@ -17,6 +17,7 @@
 //                     └► blocking path: revoked; the grant completes its atomic
 //                         (done at L2) and installs nothing
 #include "models/l1/l1_module.hpp"
+#include "tlmgpu/invariant.hpp"
 
 #include "models/hlrc/hlrc_fabric_module.hpp"
 
@@ -128,14 +129,14 @@ void L1Module::hlrc_on_grant(Payload& t) {
   }
   if (hlrc_->deferred.erase(line) != 0) {
     std::optional<Writeback> wb = core_.give_up(line);
-    sc_assert(wb && "a deferred recall's line must be owned on the grant's arrival");
+    TLMGPU_CHECK(wb && "a deferred recall's line must be owned on the grant's arrival");
     fabric_->answer(sm_, line, std::move(wb), clk_.now());
   }
   wake(); // the MSHR entry freed
 }
 
 HlrcAnswer L1Module::hlrc_recall(Addr line, bool may_defer, std::optional<Writeback>& out) {
-  sc_assert(hlrc_);
+  TLMGPU_CHECK(hlrc_);
   ++hlrc_->recalls_received;
   if ((out = core_.give_up(line))) {
     wake(); // the array changed under a stalled head (a retry decides)
@@ -143,7 +144,7 @@ HlrcAnswer L1Module::hlrc_recall(Addr line, bool may_defer, std::optional<Writeb
   }
   if (hlrc_->pending.count(line) != 0) {
     // One recall at a time per line: the home parks later requests.
-    sc_assert(hlrc_->deferred.count(line) == 0 && hlrc_->revoked.count(line) == 0);
+    TLMGPU_CHECK(hlrc_->deferred.count(line) == 0 && hlrc_->revoked.count(line) == 0);
     (may_defer ? hlrc_->deferred : hlrc_->revoked).insert(line);
     return may_defer ? HlrcAnswer::Deferred : HlrcAnswer::Revoked;
   }
@@ -154,7 +155,7 @@ HlrcAnswer L1Module::hlrc_recall(Addr line, bool may_defer, std::optional<Writeb
 }
 
 Cycle L1Module::hlrc_release(const Writeback& wb, Cycle at, HlrcRelease why) {
-  sc_assert(hlrc_ && fabric_);
+  TLMGPU_CHECK(hlrc_ && fabric_);
   ++(why == HlrcRelease::Eviction ? hlrc_->eviction_releases : hlrc_->flush_releases);
   return fabric_->release(sm_, wb, why, at);
 }

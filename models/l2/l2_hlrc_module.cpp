@@ -13,6 +13,7 @@
 //                                 other ─► L2Core::access as without hLRC
 //   fabric.release(o, X) ─► hlrc_release: absorb o's bytes, X unowned
 #include "models/l2/l2_module.hpp"
+#include "tlmgpu/invariant.hpp"
 
 #include <sstream>
 
@@ -104,7 +105,7 @@ void L2Module::hlrc_recall_done(Addr line, std::optional<Writeback> wb, Cycle ba
   if (wb) hlrc_absorb(*wb, back);
   registry_.recall(line, back);
   auto it = parked_.find(line);
-  sc_assert(it != parked_.end());
+  TLMGPU_CHECK(it != parked_.end());
   for (const Parked& p : it->second)
     resume_q_.push_back(p);
   parked_.erase(it);

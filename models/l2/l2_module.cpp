@@ -1,4 +1,5 @@
 #include "models/l2/l2_module.hpp"
+#include "tlmgpu/invariant.hpp"
 
 #include "tlmgpu/sim/line_payloads.hpp"
 #include "tlmgpu/sim/lt_fill.hpp"
@@ -100,7 +101,7 @@ void L2Module::b_transport(Payload& t, sc_time& delay) {
       }
       break;
     }
-    sc_assert(tries < 2 && "L2 access still misses after its fill");
+    TLMGPU_CHECK(tries < 2 && "L2 access still misses after its fill");
     data_ready = lt_fill(line, out.fetch_sectors, data_ready + hold);
     hold = 0;
     a.serviced_by = GpuAccess::Level::Dram;

@@ -1,8 +1,8 @@
 #include "models/sm/atomic_profile.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
-#include <map>
 
 namespace tlmgpu {
 
@@ -34,15 +34,22 @@ AtomicProfile::AtomicProfile(StatGroup& parent, uint32_t line_bytes)
 
 void AtomicProfile::record(const WarpInstr& in) {
   ++*by_op_[size_t(in.op)];
-  std::map<uint64_t, unsigned> per_word; // ordered: deterministic line order below
-  in.mask.for_each([&](unsigned l) {
-    ++lanes_;
-    const uint64_t word = in.addr[l] / 4;
-    ++per_word[word];
-    if (words_.insert(word).second) ++unique_words_;
-  });
+  // The active lanes' words, sorted: runs of equal words are collisions and
+  // lines come in address order (deterministic). On the stack: this runs for
+  // every atomic instruction.
+  std::array<uint64_t, kMaxLanes> words;
+  unsigned n_words = 0;
+  in.mask.for_each([&](unsigned l) { words[n_words++] = in.addr[l] / 4; });
+  lanes_ += n_words;
+  std::sort(words.begin(), words.begin() + n_words);
   uint64_t last_line = ~0ull;
-  for (const auto& [word, n] : per_word) {
+  for (unsigned i = 0; i < n_words;) {
+    const uint64_t word = words[i];
+    unsigned n = 1;
+    while (i + n < n_words && words[i + n] == word)
+      ++n;
+    i += n;
+    if (words_.insert(word).second) ++unique_words_;
     if (n > 1) collisions_ += n;
     const uint64_t line = word * 4 / line_bytes_;
     if (line == last_line) continue; // one touch per line per instruction

@@ -2,6 +2,7 @@
 // into the memory path (its stages, then the L1), shared memory, bounds
 // checks. Same class as sm_module.cpp; split only to keep files small.
 #include "models/sm/sm_module.hpp"
+#include "tlmgpu/invariant.hpp"
 
 #include <sstream>
 
@@ -111,7 +112,7 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
 
 void SmModule::on_lsu_response(Payload& t) {
   auto it = in_flight_.find(&t);
-  sc_assert(it != in_flight_.end());
+  TLMGPU_CHECK(it != in_flight_.end());
   const uint32_t slot = it->second.slot;
   if (slot == kNoWarp) { // the kernel end's fence (sm_ordering_module.cpp)
     in_flight_.erase(it);

@@ -1,4 +1,5 @@
 #include "models/sm/sm_module.hpp"
+#include "tlmgpu/invariant.hpp"
 
 #include <tlm_utils/tlm_quantumkeeper.h>
 
@@ -134,7 +135,7 @@ void SmModule::start_cta(uint32_t cta_linear) {
   uint32_t c = 0;
   while (c < ctas_.size() && ctas_[c].valid)
     ++c;
-  sc_assert(c < ctas_.size() && "dispatcher exceeded the SM's CTA slots");
+  TLMGPU_CHECK(c < ctas_.size() && "dispatcher exceeded the SM's CTA slots");
   const uint32_t warps = uint32_t((k.block.count() + spec_.warp_size - 1) / spec_.warp_size);
   CtaSlot& cta = ctas_[c];
   cta = CtaSlot{true, cta_linear, warps, warps, 0, c * k.shared_bytes};
@@ -149,7 +150,7 @@ void SmModule::start_cta(uint32_t cta_linear) {
   for (uint32_t w = 0, slot = 0; w < warps; ++w, ++slot) {
     while (slot < warps_.size() && warps_[slot].valid)
       ++slot;
-    sc_assert(slot < warps_.size() && "dispatcher exceeded the SM's warp slots");
+    TLMGPU_CHECK(slot < warps_.size() && "dispatcher exceeded the SM's warp slots");
     g.warp_in_cta = w;
     WarpSlot& ws = warps_[slot];
     ws = WarpSlot{};
@@ -386,7 +387,7 @@ void SmModule::run() {
     const Cycle next = issued ? now + 1 : next_wakeup(now);
     Cycle woke = next;
     if (ctx_.mode == TimingMode::LT) {
-      sc_assert(next != ~Cycle{0} && "LT: every warp waits for an event that cannot come");
+      TLMGPU_CHECK(next != ~Cycle{0} && "LT: every warp waits for an event that cannot come");
       qk.set(clk_.cycles(next) - sc_time_stamp());
       if (qk.need_sync()) qk.sync();
     } else {

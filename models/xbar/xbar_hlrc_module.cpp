@@ -2,6 +2,7 @@
 // and the side-band packets of the recall path. Same class as
 // xbar_module.cpp; split to keep the baseline file free of hLRC details.
 #include "models/xbar/xbar_module.hpp"
+#include "tlmgpu/invariant.hpp"
 
 #include "models/hlrc/hlrc_fabric_module.hpp"
 
@@ -37,7 +38,7 @@ void XbarModule::hlrc_count(HlrcTraffic cls, unsigned flits) {
 
 Cycle XbarModule::hlrc_packet(HlrcTraffic cls, unsigned sm, unsigned slice, unsigned data_bytes,
                               Cycle offered) {
-  sc_assert(hlrc_stats_ && "hlrc_packet outside l1.atomic_mode = hlrc");
+  TLMGPU_CHECK(hlrc_stats_ && "hlrc_packet outside l1.atomic_mode = hlrc");
   const unsigned f = core_.flits(data_bytes);
   const bool reply = hlrc_on_reply_network(cls);
   ++(reply ? resp_packets_ : req_packets_);

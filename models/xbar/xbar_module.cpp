@@ -1,4 +1,5 @@
 #include "models/xbar/xbar_module.hpp"
+#include "tlmgpu/invariant.hpp"
 
 #include <algorithm>
 
@@ -145,7 +146,7 @@ void XbarModule::drain_output(unsigned slice) {
 void XbarModule::on_reply(unsigned slice, Payload& t) {
   const GpuAccess& a = access_of(t);
   const unsigned sm = static_cast<GpuPayload&>(t).pop_route(); // the input port it came by
-  sc_assert(sm < sm_ports.size());
+  TLMGPU_CHECK(sm < sm_ports.size());
   const Cycle now = clk_.now();
   const Cycle at_sm = core_.traverse_reply(slice, sm, core_.flits(core_.reply_bytes(a)), now);
   sm_ports[sm]->respond(t, clk_.until(at_sm));

@@ -6,6 +6,7 @@ ProgramResult run_host_program(const PlatformSpec& platform, TimingMode mode, ui
                                const std::function<void(HostModule&)>& program) {
   prepare_kernel(platform);
   SimContext ctx(platform, mode, seed);
+  ctx.run.keep_kernel_stats = true; // in-process callers read the trees
   GpuModule gpu("gpu", ctx);
   HostModule host("host", ctx, gpu);
   host.program = program;
@@ -14,7 +15,7 @@ ProgramResult run_host_program(const PlatformSpec& platform, TimingMode mode, ui
     throw SimError("simulation ended before the host program finished (deadlock)");
   ProgramResult r;
   ctx.stats.dump(r.stats["total"], StatView::Total, true);
-  r.stats["kernels"] = ctx.kernels;
+  r.stats["kernels"] = ctx.kernels.to_json();
   r.cycles = Clock(platform.sm.clock_mhz).at(sc_core::sc_time_stamp());
   return r;
 }

@@ -48,6 +48,7 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
   ctx.out_dir = o.out_dir;
   std::unique_ptr<TraceWriter> trace = open_trace(o, o.platform);
   ctx.run.trace = trace.get();
+  std::unique_ptr<KernelLog> kernel_log = open_kernel_log(o, ctx.run);
   GpuModule gpu("gpu", ctx);
   workload->elaborate(ctx, gpu);
   if (trace) gpu.attach_trace(*trace);
@@ -72,7 +73,6 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
   stats["seed"] = o.seed;
   stats["check"] = error.empty() ? "passed" : "failed";
   stats["simulated"] = {{"cycles", cycles}, {"seconds", sc_time_stamp().to_seconds()}};
-  stats["kernels"] = ctx.kernels; // one section per kernel, epoch view
   ctx.stats.dump(stats["total"], StatView::Total, true);
   {
     nlohmann::json plain; // values only, as in the kernel sections
@@ -80,8 +80,10 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
     const nlohmann::json& g = plain.value("gpu", nlohmann::json::object());
     stats["metrics"] = compute_metrics(g, g.value("kernel_cycles", 0.0), o.platform);
   }
-  write_json(std::filesystem::path(o.out_dir) / "stats.json", stats);
+  // One section per kernel (epoch view), spliced in kernel by kernel.
+  write_json(std::filesystem::path(o.out_dir) / "stats.json", stats, &ctx.kernels);
   if (trace) trace->finish();
+  if (kernel_log) kernel_log->finish();
 
   nlohmann::json config;
   config["tlmgpu_version"] = TLMGPU_VERSION;
@@ -101,8 +103,8 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
     out << summary.str();
     if (o.platform.lab.enabled() && o.platform.lab.mode != "strict") // optimistic: say so
       out << "lab: " << LabCore::mode_label(o.platform.lab) << "\n";
-    for (const auto& k : ctx.kernels)
-      out << summarize_kernel(k, o.platform.sm.clock_mhz);
+    for (size_t i = 0; i < ctx.kernels.size(); ++i)
+      out << summarize_kernel(ctx.kernels.at(i), o.platform.sm.clock_mhz);
     print_run_footer(out, o, "core cycles", cycles, host_s, o.platform.name,
                      error.empty() ? "passed" : "FAILED: " + error);
   }

@@ -17,10 +17,17 @@
 
 namespace tlmgpu {
 
-inline void write_json(const std::filesystem::path& p, const nlohmann::json& j) {
+// `kernels`: spliced in as j["kernels"], one kernel's JSON at a time.
+inline void write_json(const std::filesystem::path& p, const nlohmann::json& j,
+                       const KernelRecords* kernels = nullptr) {
   std::ofstream f(p);
   if (!f) throw SimError("cannot write " + p.string());
-  f << std::setw(2) << j << "\n";
+  if (kernels)
+    kernels->write_into(f, j);
+  else
+    f << std::setw(2) << j;
+  f << "\n";
+  if (!f.flush()) throw SimError("cannot write " + p.string());
 }
 
 inline void write_text(const std::filesystem::path& p, const std::string& text) {
@@ -56,6 +63,33 @@ inline void print_run_footer(std::ostream& out, const RunOptions& o, const std::
 }
 
 // The run's trace writer (--trace), null when off; cycles are `device0`'s.
+// --kernel-stats full: kernels.jsonl in the run directory, one line per
+// kernel, written as each kernel ends (nothing kept in memory). Null: off.
+class KernelLog {
+public:
+  explicit KernelLog(const std::filesystem::path& p) : path_(p), f_(p) {
+    if (!f_) throw SimError("cannot write " + p.string());
+  }
+  void write(const nlohmann::json& kernel) {
+    f_ << kernel.dump() << '\n';
+    if (!f_) throw SimError("cannot write " + path_.string());
+  }
+  void finish() {
+    if (!f_.flush()) throw SimError("cannot write " + path_.string());
+  }
+
+private:
+  std::filesystem::path path_;
+  std::ofstream f_;
+};
+
+inline std::unique_ptr<KernelLog> open_kernel_log(const RunOptions& o, RunContext& run) {
+  if (o.kernel_stats != RunOptions::KernelStats::Full) return nullptr;
+  auto log = std::make_unique<KernelLog>(std::filesystem::path(o.out_dir) / "kernels.jsonl");
+  run.kernel_log = [l = log.get()](const nlohmann::json& k) { l->write(k); };
+  return log;
+}
+
 inline std::unique_ptr<TraceWriter> open_trace(const RunOptions& o, const PlatformSpec& device0) {
   if (o.trace.path.empty()) return nullptr;
   TraceOptions t = o.trace;

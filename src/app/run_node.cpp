@@ -90,6 +90,7 @@ int run_node(const RunOptions& o, std::ostream& out) {
   RunContext run(o.timing, o.seed);
   std::unique_ptr<TraceWriter> trace = open_trace(o, node.gpus[0]);
   run.trace = trace.get();
+  std::unique_ptr<KernelLog> kernel_log = open_kernel_log(o, run);
   std::vector<std::unique_ptr<StatGroup>> groups;
   std::vector<std::unique_ptr<SimContext>> ctxs;
   std::vector<std::unique_ptr<DeviceModule>> devices;
@@ -127,11 +128,11 @@ int run_node(const RunOptions& o, std::ostream& out) {
                     {"platform", node.gpus[i].name},
                     {"workload", names[i]},
                     {"check", error.empty() ? "passed" : "failed"},
-                    {"kernels", ctxs[i]->kernels},
+                    {"kernels", ctxs[i]->kernels.to_json()},
                     {"metrics", compute_metrics(g, g.value("kernel_cycles", 0.0), node.gpus[i])}});
     summary << name << " (" << node.gpus[i].name << ", " << names[i] << "):\n" << s.str();
-    for (const auto& k : ctxs[i]->kernels)
-      summary << summarize_kernel(k, node.gpus[i].sm.clock_mhz);
+    for (size_t k = 0; k < ctxs[i]->kernels.size(); ++k)
+      summary << summarize_kernel(ctxs[i]->kernels.at(k), node.gpus[i].sm.clock_mhz);
     summary << name << " check: " << (error.empty() ? "passed" : "FAILED: " + error) << "\n";
   }
   const Cycle cycles = Clock(node.gpus[0].sm.clock_mhz).at(sc_time_stamp());
@@ -146,6 +147,7 @@ int run_node(const RunOptions& o, std::ostream& out) {
   run.stats.dump(stats["total"], StatView::Total, true);
   write_json(std::filesystem::path(o.out_dir) / "stats.json", stats);
   if (trace) trace->finish();
+  if (kernel_log) kernel_log->finish();
 
   nlohmann::json config;
   config["tlmgpu_version"] = TLMGPU_VERSION;

@@ -121,7 +121,10 @@ int cmd_run(const Args& args) {
       ("trace", po::value<std::string>(), "write a Chrome/Perfetto JSON trace to this file")    //
       ("trace-window", po::value<std::string>(), "trace only cycles START:END (core cycles)")   //
       ("trace-sample", po::value<std::string>()->default_value("1000"),
-       "trace counter window, in core cycles");
+       "trace counter window, in core cycles") //
+      ("kernel-stats", po::value<std::string>()->default_value("metrics"),
+       "per-kernel stats: metrics (flat, in stats.json) | full (also each kernel's whole "
+       "stats tree, streamed to kernels.jsonl)");
   po::variables_map vm;
   if (!parse("run", "tlmgpu run -p <platform> -w <workload> [options]", args, desc, {}, vm))
     return 0;
@@ -143,6 +146,11 @@ int cmd_run(const Args& args) {
   opts.workload = vm["workload"].as<std::string>();
   opts.out_dir = vm["out"].as<std::string>();
   opts.quiet = vm["quiet"].as<bool>();
+  const std::string ks = vm["kernel-stats"].as<std::string>();
+  if (ks != "metrics" && ks != "full")
+    throw UsageError("--kernel-stats: expected metrics or full, got '" + ks + "'");
+  opts.kernel_stats =
+      ks == "full" ? RunOptions::KernelStats::Full : RunOptions::KernelStats::Metrics;
   if (vm.count("trace")) {
     opts.trace.path = vm["trace"].as<std::string>();
     opts.trace.sample_cycles = parse_cycles(vm["trace-sample"].as<std::string>(), "--trace-sample");

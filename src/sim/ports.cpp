@@ -1,4 +1,5 @@
 #include "tlmgpu/sim/ports.hpp"
+#include "tlmgpu/invariant.hpp"
 
 using namespace sc_core;
 
@@ -41,7 +42,7 @@ tlm::tlm_sync_enum TargetPort::nb_transport_fw(Payload& t, tlm::tlm_phase& ph, s
     if (queue_.size() >= capacity_) {
       // Full: keep the request but withhold END_REQ, so the initiator may not
       // send another one until pop() makes room.
-      sc_assert(!held_);
+      TLMGPU_CHECK(!held_);
       held_ = &t;
       ++backpressured_;
       return tlm::TLM_ACCEPTED;

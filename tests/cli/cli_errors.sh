@@ -122,6 +122,8 @@ expect_error "trace: unwritable file" 2 "--trace: cannot write" -- \
   run -p "$PLAT/tiny.json" -w histogram --arg n=64 --out "$TMP/o" --trace /nonexistent/dir/t.json
 expect_error "trace: window without trace" 2 "--trace-window needs --trace" -- \
   run -p "$PLAT/tiny.json" -w histogram --trace-window 1:2
+expect_error "kernel stats: unknown level" 2 "--kernel-stats: expected metrics or full" -- \
+  run -p "$PLAT/tiny.json" -w histogram --kernel-stats all
 expect_error "trace: bad window" 2 "END must be greater than START" -- \
   run -p "$PLAT/tiny.json" -w histogram --trace "$TMP/t.json" --trace-window 5:2
 expect_error "topology: stages on a block without a path" 2 \

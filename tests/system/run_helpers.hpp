@@ -40,6 +40,7 @@ inline RunResult run(const std::string& platform, const std::string& workload, T
   o.args = std::move(args);
   o.timing = mode;
   o.seed = 7;
+  o.kernel_stats = RunOptions::KernelStats::Full; // tests read kernels[i].stats
   o.out_dir =
       (std::filesystem::temp_directory_path() / ("tlmgpu_test_" + std::to_string(::getpid())))
           .string();
@@ -49,6 +50,12 @@ inline RunResult run(const std::string& platform, const std::string& workload, T
   r.summary = out.str();
   std::ifstream f(std::filesystem::path(o.out_dir) / "stats.json");
   f >> r.stats;
+  // Each kernel's whole stats tree comes from kernels.jsonl, in order.
+  std::ifstream lines(std::filesystem::path(o.out_dir) / "kernels.jsonl");
+  std::string line;
+  for (size_t i = 0; std::getline(lines, line); ++i)
+    if (i < r.stats["kernels"].size())
+      r.stats["kernels"][i]["stats"] = nlohmann::json::parse(line)["stats"];
   std::filesystem::remove_all(o.out_dir);
   return r;
 }

@@ -32,6 +32,10 @@ struct RunOptions {
   // --trace FILE (path empty: off), --trace-window, --trace-sample; the
   // clock is filled in from device 0's platform.
   TraceOptions trace;
+  // --kernel-stats: per-kernel sections of stats.json hold the flat metrics
+  // (Metrics); Full also streams each kernel's whole stats tree to
+  // kernels.jsonl in out_dir, one JSON line per kernel as it ends.
+  enum class KernelStats { Metrics, Full } kernel_stats = KernelStats::Metrics;
 };
 
 // Runs one simulation to completion in this process (SystemC elaborates once

@@ -4,6 +4,7 @@
 
 #include "tlmgpu/address_map.hpp"
 #include "tlmgpu/backing_store.hpp"
+#include "tlmgpu/kernel_records.hpp"
 #include "tlmgpu/metrics.hpp"
 #include "tlmgpu/platform.hpp"
 #include "tlmgpu/sim/payload.hpp"
@@ -12,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <random>
@@ -39,6 +41,13 @@ public:
   PayloadPool pool;
   StatGroup stats;              // root
   TraceWriter* trace = nullptr; // --trace (tlmgpu/sim/trace.hpp); null: off
+  // Per-kernel sections keep only the flat metrics in memory, so a run's
+  // memory does not grow with its launches. `kernel_log` (--kernel-stats
+  // full) receives each kernel's whole stats tree as it ends (the runner
+  // streams it to kernels.jsonl); `keep_kernel_stats` keeps the trees in
+  // SimContext::kernels instead (in-process tests and embedders).
+  std::function<void(const nlohmann::json&)> kernel_log;
+  bool keep_kernel_stats = false;
 };
 
 // One device (GPU) of a run: its platform, address map, DRAM backing store
@@ -74,17 +83,23 @@ public:
   StatGroup& stats;    // this device's stats (the root for a one-device run)
   std::string out_dir; // where workloads write their result files
 
-  // Per-kernel stats sections (stats.json "kernels"): each kernel end dumps
-  // the epoch view of this device's stats, then closes its epoch.
-  nlohmann::json kernels = nlohmann::json::array();
+  // Per-kernel sections (stats.json "kernels": name, cycles, metrics): each
+  // kernel end takes the epoch view of this device's stats, then closes
+  // its epoch. The whole tree goes to RunContext::kernel_log, if any.
+  KernelRecords kernels;
   void end_kernel(const std::string& name, uint64_t cycles) {
-    nlohmann::json k;
-    k["name"] = name;
-    k["cycles"] = cycles;
-    stats.dump(k["stats"], StatView::Epoch, false);
-    k["metrics"] = compute_metrics(k["stats"].value("gpu", nlohmann::json::object()),
-                                   double(cycles), platform);
-    kernels.push_back(std::move(k));
+    nlohmann::json tree;
+    stats.dump(tree, StatView::Epoch, false);
+    nlohmann::json metrics =
+        compute_metrics(tree.value("gpu", nlohmann::json::object()), double(cycles), platform);
+    if (run.kernel_log)
+      run.kernel_log({{"device", device},
+                      {"name", name},
+                      {"cycles", cycles},
+                      {"metrics", metrics},
+                      {"stats", tree}});
+    kernels.add(name, cycles, metrics,
+                run.keep_kernel_stats ? std::move(tree) : nlohmann::json(nullptr));
     stats.close_epoch();
   }
 
