@@ -50,7 +50,12 @@ public:
   AddressMap(const AddressMapSpec& spec, uint32_t channels, uint32_t sub_partitions, uint32_t banks,
              uint32_t row_bytes);
   MemLocation locate(Addr a) const;
-  uint32_t slice_of(Addr a) const { return locate(a).slice; }
+  // locate(a).slice without the bank and row arithmetic (the crossbar routes
+  // every packet by it).
+  uint32_t slice_of(Addr a) const {
+    const Placement p = place(a);
+    return static_cast<uint32_t>(p.channel * subs_ + p.sub);
+  }
   // The device window holding `a` (AddressMapSpec::device_windows), or -1.
   int device_of(Addr a) const {
     if (a < dev_base_ || a >= dev_end_) return -1;
@@ -69,6 +74,10 @@ private:
     uint64_t mod(uint64_t x) const { return shift >= 0 ? x & (d - 1) : x % d; }
   };
   uint32_t fold(uint64_t group, const Divisor& by) const;
+  struct Placement {
+    uint64_t group, offset, channel, sub;
+  };
+  Placement place(Addr a) const; // channel and sub-partition of `a` (hashed)
 
   AddressMapSpec spec_;
   Addr dev_base_ = 0, dev_end_ = 0, dev_bytes_ = 1;

@@ -28,7 +28,8 @@ class SchedulerPolicy {
 public:
   virtual ~SchedulerPolicy() = default;
   // The slot to issue from, or nothing (no ready warp, or the policy holds
-  // back on purpose, as SRR does). `warps` may be in any order.
+  // back on purpose, as SRR does). `warps` may be in any order; the SM lists
+  // only valid, ready warps and does not call with none.
   virtual std::optional<uint32_t> pick(std::span<const WarpView> warps) = 0;
   // The SM issued from `slot` (it may not issue a pick, e.g. on a structural stall).
   virtual void issued(uint32_t slot) { (void)slot; }

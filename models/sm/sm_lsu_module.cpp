@@ -72,7 +72,7 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
     }
     lsu_free_ = leave + 1;
     if (ctx_.at()) {
-      in_flight_.emplace(p, InFlight{slot, r.lane_mask, r.size, posted});
+      mark_in_flight(*p, InFlight{slot, r.lane_mask, r.size, posted});
       if (!posted) {
         ++w.outstanding;
         lsu_port_.send(*p);
@@ -111,37 +111,35 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
 }
 
 void SmModule::on_lsu_response(Payload& t) {
-  auto it = in_flight_.find(&t);
-  TLMGPU_CHECK(it != in_flight_.end());
-  const uint32_t slot = it->second.slot;
+  auto& p = static_cast<GpuPayload&>(t);
+  const InFlight f = p.initiator_state<InFlight>();
+  TLMGPU_CHECK(f.live == kLive);
+  p.set_initiator_state(InFlight{}); // answered: no longer live
+  const uint32_t slot = f.slot;
   if (slot == kNoWarp) { // the kernel end's fence (sm_ordering_module.cpp)
-    in_flight_.erase(it);
-    static_cast<GpuPayload&>(t).release();
+    p.release();
     kernel_end_pending_ = false;
     kernel_end_done_.notify(SC_ZERO_TIME);
     return;
   }
-  if (it->second.write) { // an acknowledgement the warp did not wait for
-    in_flight_.erase(it);
-    static_cast<GpuPayload&>(t).release();
+  if (f.write) { // an acknowledgement the warp did not wait for
+    p.release();
     writes_acked(slot, 1);
     return;
   }
   WarpSlot& w = warps_[slot];
   const WarpInstr& in = *w.warp->pending();
-  auto& p = static_cast<GpuPayload&>(t);
-  if (it->second.fence) {
+  if (f.fence) {
     // an ordering request's answer: nothing to scatter
   } else if (in.kind == WarpInstr::Kind::Load) {
     LineRequest r; // only the fields scatter_load reads
     r.line = p.get_address();
-    r.lane_mask = it->second.lane_mask;
-    r.size = it->second.size;
+    r.lane_mask = f.lane_mask;
+    r.size = f.size;
     coalescer_.scatter_load(in, r, p.data(), w.warp->results());
   } else if (in.kind == WarpInstr::Kind::Atomic)
     Coalescer::scatter_atomic(p.access(), w.warp->results());
-  const bool barrier = it->second.barrier; // sm_ordering_module.cpp
-  in_flight_.erase(it);
+  const bool barrier = f.barrier; // sm_ordering_module.cpp
   p.release();
   if (barrier) { // the warp arrives at the barrier now
     --w.outstanding;

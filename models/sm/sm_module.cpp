@@ -291,21 +291,18 @@ bool SmModule::issue_cycle(Cycle now) {
   const uint32_t n = uint32_t(schedulers_.size());
   for (uint32_t s = 0; s < n; ++s) {
     if (sched_busy_until_[s] > now) continue;
+    // The policies choose among ready warps only, so only those are listed
+    // (the cheap tests first: most warps wait, and pending() is a pointer
+    // chase into the coroutine); with none ready there is nothing to pick.
     views_.clear();
     for (uint32_t slot = s; slot < warps_.size(); slot += n) {
       const WarpSlot& w = warps_[slot];
-      WarpView v;
-      v.slot = slot;
-      v.valid = w.valid;
-      if (w.valid) {
-        const WarpInstr* p = w.warp->pending();
-        v.ready = p && !w.at_barrier && w.outstanding == 0 && w.ready_at <= now &&
-                  (!is_global_memory(p->kind) || lsu_open());
-        v.age = w.age;
-        v.next = p ? p->kind : WarpInstr::Kind::Exit;
-      }
-      views_.push_back(v);
+      if (!w.valid || w.at_barrier || w.outstanding != 0 || w.ready_at > now) continue;
+      const WarpInstr* p = w.warp->pending();
+      if (!p || (is_global_memory(p->kind) && !lsu_open())) continue;
+      views_.push_back(WarpView{slot, true, true, w.age, p->kind});
     }
+    if (views_.empty()) continue;
     std::optional<uint32_t> pick = schedulers_[s]->pick(views_);
     if (!pick) continue;
     schedulers_[s]->issued(*pick);

@@ -112,13 +112,21 @@ private:
     } ordered = Ordered::None;
     bool at_barrier = false;
   };
-  struct InFlight { // AT request: whose it is and how to scatter its data
+  // AT request: whose it is and how to scatter its data; kept in the
+  // payload's initiator state while it is out (send_in_flight).
+  struct InFlight {
     uint32_t slot, lane_mask;
     uint8_t size;
     bool write;           // non-blocking: the warp went on, the reply is an acknowledgement
     bool barrier = false; // a barrier request: the warp arrives at the answer
     bool fence = false;   // a fence request (no data to scatter)
+    uint8_t live = 0;     // kLive while out: a reply to anything else is a model bug
   };
+  static constexpr uint8_t kLive = 0xA5;
+  static void mark_in_flight(GpuPayload& p, InFlight f) {
+    f.live = kLive;
+    p.set_initiator_state(f);
+  }
   struct CtaSlot {
     bool valid = false;
     // live: warps still running code (barriers count them); resident: warps
@@ -184,7 +192,6 @@ private:
   InitiatorPort lsu_port_;
   std::vector<std::unique_ptr<PathStage>> stages_; // sm.stages, nearest the LD/ST unit first
   std::unique_ptr<tlm_utils::simple_target_socket<SmModule>> unused_lsu_;
-  std::unordered_map<Payload*, InFlight> in_flight_;
   std::unique_ptr<StatGroup> mem_ops_;
   bool barriers_down_path_ = false; // a stage orders barriers (PathStage::orders_barriers)
   bool released_ = false;           // kernel_end_release ran in this kernel

@@ -248,7 +248,7 @@ Cycle SmModule::kernel_end_release(Cycle at) {
   if (external_lsu_) return l1.flush_and_invalidate(at);
   GpuPayload* p = fence_payload(Scope::System, FenceKind::KernelEnd, kNoWarp);
   if (ctx_.at()) {
-    in_flight_.emplace(p, InFlight{kNoWarp, 0, 0, false});
+    mark_in_flight(*p, InFlight{kNoWarp, 0, 0, false});
     kernel_end_pending_ = true;
     lsu_port_.send(*p);
     return at;
@@ -267,7 +267,7 @@ void SmModule::send_ordering(uint32_t slot, Cycle now, FenceKind kind) {
   const bool barrier = kind == FenceKind::Barrier;
   GpuPayload* p = fence_payload(barrier ? Scope::Cta : w.warp->pending()->scope, kind, slot);
   if (ctx_.at()) {
-    in_flight_.emplace(p, InFlight{slot, 0, 0, false, barrier, !barrier});
+    mark_in_flight(*p, InFlight{slot, 0, 0, false, barrier, !barrier});
     ++w.outstanding;
     lsu_port_.send(*p);
     return;

@@ -137,9 +137,18 @@ void XbarModule::drain_output(unsigned slice) {
   if (!freed || o.blocked.empty()) return;
   std::vector<unsigned> wake;
   wake.swap(o.blocked);
-  for (unsigned sm : wake) {
-    input_blocked_[sm] = false;
-    serve_input(sm);
+  size_t i = 0;
+  for (; i < wake.size() && o.reserved < out_capacity_; ++i) {
+    input_blocked_[wake[i]] = false;
+    serve_input(wake[i]);
+  }
+  // Wake only while there is room. The rest would find this output full
+  // again (their head packets are unchanged and nothing frees a slot before
+  // a later delivery), so they stay blocked in order, each counted as the
+  // stall serving them would count.
+  for (; i < wake.size(); ++i) {
+    o.blocked.push_back(wake[i]);
+    ++input_stalls_;
   }
 }
 

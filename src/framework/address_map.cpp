@@ -82,27 +82,32 @@ uint32_t AddressMap::fold(uint64_t group, const Divisor& by) const {
   return static_cast<uint32_t>(acc);
 }
 
-MemLocation AddressMap::locate(Addr a) const {
+AddressMap::Placement AddressMap::place(Addr a) const {
   const uint64_t chunk = interleave_.div(a);
-  const uint64_t offset = interleave_.mod(a);
-  const uint64_t group = channel_div_.div(chunk);
-  uint64_t channel = channel_div_.mod(chunk);
-  const uint64_t sub_pos = sub_div_.mod(group);
-  uint64_t sub = sub_pos;
+  Placement p;
+  p.offset = interleave_.mod(a);
+  p.group = channel_div_.div(chunk);
+  p.channel = channel_div_.mod(chunk);
+  const uint64_t sub_pos = sub_div_.mod(p.group);
+  p.sub = sub_pos;
   if (xor_hash_) {
     auto permute = [](uint64_t i, uint32_t f, const Divisor& n) {
       if (n.shift >= 0) return i ^ f;
       const uint64_t s = i + f; // both < n.d
       return s >= n.d ? s - n.d : s;
     };
-    channel = permute(channel, fold(group, channel_div_), channel_div_);
-    sub = permute(sub_pos, fold(sub_div_.div(group), sub_div_), sub_div_);
+    p.channel = permute(p.channel, fold(p.group, channel_div_), channel_div_);
+    p.sub = permute(sub_pos, fold(sub_div_.div(p.group), sub_div_), sub_div_);
   }
+  return p;
+}
 
+MemLocation AddressMap::locate(Addr a) const {
+  const Placement p = place(a);
   MemLocation loc;
-  loc.channel = static_cast<uint32_t>(channel);
-  loc.slice = static_cast<uint32_t>(channel * subs_ + sub);
-  loc.local = (group << interleave_.shift) | offset; // interleave is a power of two
+  loc.channel = static_cast<uint32_t>(p.channel);
+  loc.slice = static_cast<uint32_t>(p.channel * subs_ + p.sub);
+  loc.local = (p.group << interleave_.shift) | p.offset; // interleave is a power of two
   loc.column = static_cast<uint32_t>(row_div_.mod(loc.local));
   const uint64_t row_index = row_div_.div(loc.local);
   loc.bank = static_cast<uint32_t>(bank_div_.mod(row_index));

@@ -9,7 +9,9 @@
 #include <tlm>
 
 #include <array>
+#include <cstring>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace tlmgpu {
@@ -55,6 +57,22 @@ public:
   uint8_t* data() { return data_.data(); }
   uint8_t* byte_enable() { return be_.data(); }
 
+  // Scratch the initiator owns while its request is out (no other block
+  // reads or writes it): what it needs to finish the request when the
+  // answer comes back, so it keeps no map from payloads to requests.
+  template <class T>
+  void set_initiator_state(const T& v) {
+    static_assert(sizeof(T) <= sizeof(initiator_state_) && std::is_trivially_copyable_v<T>);
+    std::memcpy(initiator_state_.data(), &v, sizeof v);
+  }
+  template <class T>
+  T initiator_state() const {
+    static_assert(sizeof(T) <= sizeof(initiator_state_) && std::is_trivially_copyable_v<T>);
+    T v;
+    std::memcpy(&v, initiator_state_.data(), sizeof v);
+    return v;
+  }
+
   // Prepares the payload for one line-sized access.
   void setup(tlm::tlm_command cmd, Addr line, unsigned line_bytes, const GpuAccess& a) {
     set_command(cmd);
@@ -76,6 +94,7 @@ public:
 
 private:
   GpuExtension ext_;
+  std::array<uint8_t, 16> initiator_state_{};
   std::array<uint8_t, kMaxLineBytes> data_{};
   std::array<uint8_t, kMaxLineBytes> be_{};
 };
