@@ -177,7 +177,12 @@ public:
   }
 
   Addr line_of(Addr a) const { return a & ~Addr{line_bytes_ - 1}; }
-  uint32_t set_of(Addr line) const { return static_cast<uint32_t>((line / line_bytes_) % sets_); }
+  // On every lookup: a shift, and a mask when the set count is a power of
+  // two (it is on every platform so far), not two 64-bit divisions.
+  uint32_t set_of(Addr line) const {
+    const Addr index = line >> line_shift_;
+    return static_cast<uint32_t>(sets_pow2_ ? index & (sets_ - 1) : index % sets_);
+  }
   // Sectors covering bytes [off, off+n) of a line.
   uint32_t sectors_of(unsigned off, unsigned n) const {
     uint32_t m = 0;
@@ -198,7 +203,10 @@ public:
   }
   const CacheLine* find(Addr line) const { return const_cast<CacheArray*>(this)->find(line); }
 
-  void touch(CacheLine& l) { l.lru = ++clock_; }
+  void touch(CacheLine& l) {
+    l.lru = ++clock_;
+    stamps_[size_t(&l - lines_.data())] = l.lru;
+  }
 
   // Write-backs of every dirty line, which stay valid and become clean (a
   // flush at a release point; L1 and L2 share it).
@@ -266,10 +274,15 @@ public:
 
 private:
   uint32_t sets_, ways_, line_bytes_, sector_bytes_;
+  unsigned line_shift_ = 0;
+  bool sets_pow2_ = false;
   uint64_t clock_ = 0;
   std::vector<CacheLine> lines_;
   static constexpr Addr kNoTag = ~Addr{0}; // never a line address (lines are aligned)
   std::vector<Addr> tags_;                 // tags_[i] == lines_[i].line when valid
+  // stamps_[i] == lines_[i].lru: the victim search reads these two dense
+  // arrays instead of every way's whole line.
+  std::vector<uint64_t> stamps_;
 };
 
 } // namespace tlmgpu

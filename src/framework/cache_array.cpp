@@ -18,26 +18,30 @@ CacheArray::CacheArray(uint32_t sets, uint32_t ways, uint32_t line_bytes, uint32
   if (sets != 0 && ways == 0) bad("ways must be >= 1");
   lines_.resize(size_t{sets} * ways);
   tags_.assign(lines_.size(), kNoTag);
+  stamps_.assign(lines_.size(), 0);
+  line_shift_ = static_cast<unsigned>(std::countr_zero(line_bytes));
+  sets_pow2_ = std::has_single_bit(sets);
 }
 
 CacheLine& CacheArray::allocate(Addr line, CacheLine* victim_out, bool* evicted) {
   if (sets_ == 0) throw std::logic_error("CacheArray::allocate on a disabled array");
   if (evicted) *evicted = false;
-  CacheLine* set = &lines_[size_t{set_of(line)} * ways_];
-  CacheLine* v = nullptr;   // first invalid way
-  CacheLine* lru = &set[0]; // least recently used valid way
+  const size_t base = size_t{set_of(line)} * ways_;
+  const Addr* tags = &tags_[base];
+  const uint64_t* stamps = &stamps_[base];
+  uint32_t free_way = ways_, lru_way = ways_; // first invalid way; least recently used valid way
   for (uint32_t w = 0; w < ways_; ++w) {
-    CacheLine& c = set[w];
-    if (!c.valid) {
-      if (!v) v = &c;
-    } else if (c.line == line) {
+    if (tags[w] == kNoTag) {
+      if (free_way == ways_) free_way = w;
+    } else if (tags[w] == line) {
       throw std::logic_error("CacheArray::allocate of a line already present");
-    } else if (c.lru < lru->lru || !lru->valid) {
-      lru = &c;
+    } else if (lru_way == ways_ || stamps[w] < stamps[lru_way]) {
+      lru_way = w;
     }
   }
+  CacheLine* v = free_way < ways_ ? &lines_[base + free_way] : nullptr;
   if (!v) {
-    v = lru;
+    v = &lines_[base + lru_way];
     if (evicted) *evicted = true;
     if (victim_out) *victim_out = *v;
   }
