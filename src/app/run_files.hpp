@@ -3,6 +3,7 @@
 #pragma once
 
 #include "tlmgpu/app/run.hpp"
+#include "tlmgpu/file_io.hpp"
 #include "tlmgpu/sim/context.hpp"
 #include "tlmgpu/sim/trace.hpp"
 
@@ -13,26 +14,30 @@
 #include <iomanip>
 #include <memory>
 #include <ostream>
+#include <sstream>
 #include <sys/resource.h>
 
 namespace tlmgpu {
 
+// Whole or not at all (tlmgpu/file_io.hpp), as a SimError if it fails.
+inline void write_text(const std::filesystem::path& p, const std::string& text) {
+  try {
+    write_file_atomic(p, text);
+  } catch (const std::runtime_error& e) {
+    throw SimError(e.what());
+  }
+}
+
 // `kernels`: spliced in as j["kernels"], one kernel's JSON at a time.
 inline void write_json(const std::filesystem::path& p, const nlohmann::json& j,
                        const KernelRecords* kernels = nullptr) {
-  std::ofstream f(p);
-  if (!f) throw SimError("cannot write " + p.string());
+  std::ostringstream text;
   if (kernels)
-    kernels->write_into(f, j);
+    kernels->write_into(text, j);
   else
-    f << std::setw(2) << j;
-  f << "\n";
-  if (!f.flush()) throw SimError("cannot write " + p.string());
-}
-
-inline void write_text(const std::filesystem::path& p, const std::string& text) {
-  std::ofstream f(p);
-  if (!f || !(f << text) || !f.flush()) throw SimError("cannot write " + p.string());
+    text << std::setw(2) << j;
+  text << "\n";
+  write_text(p, text.str());
 }
 
 inline double peak_rss_mib() {

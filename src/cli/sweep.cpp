@@ -9,6 +9,7 @@
 #include "src/sweep/sweep_results.hpp"
 #include "src/sweep/sweep_spec.hpp"
 #include "tlmgpu/config.hpp"
+#include "tlmgpu/file_io.hpp"
 #include "workloads/workload.hpp"
 
 #include <boost/program_options.hpp>
@@ -66,16 +67,6 @@ std::string quoted(const std::vector<std::string>& args) {
   for (const std::string& a : args)
     s += " " + (a.find_first_of(" ?&*'\"$;|<>()") == std::string::npos ? a : "'" + a + "'");
   return s;
-}
-
-void write_file(const fs::path& p, const std::string& text) {
-  const fs::path tmp = p.string() + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << text;
-    if (!f.flush()) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  fs::rename(tmp, p);
 }
 
 std::string seconds(double s) {
@@ -167,8 +158,8 @@ int cmd_sweep(const Args& args) {
       });
 
   const nlohmann::ordered_json results = sweep::merge_results(spec, points, root);
-  write_file(out / "results.json", results.dump(2) + "\n");
-  write_file(out / "results.csv", sweep::results_csv(results));
+  write_file_atomic(out / "results.json", results.dump(2) + "\n");
+  write_file_atomic(out / "results.csv", sweep::results_csv(results));
   std::size_t passed = 0;
   for (const auto& row : results["points"])
     passed += row["status"] == "passed";
@@ -201,7 +192,7 @@ int cmd_report(const Args& args) {
     throw ConfigError(in.string() + ": not a sweep results file");
   const fs::path html =
       vm.count("out") ? fs::path(vm["out"].as<std::string>()) : dir / "report.html";
-  write_file(html, sweep::render_report(results));
+  write_file_atomic(html, sweep::render_report(results));
   std::cout << "report: " << html.string() << "\n";
   return 0;
 }

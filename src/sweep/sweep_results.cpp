@@ -6,6 +6,8 @@
 // sweep may drop the stats.json files (spec key keep_stats).
 #include "src/sweep/sweep_results.hpp"
 
+#include "tlmgpu/file_io.hpp"
+
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -22,16 +24,6 @@ nlohmann::json read_json(const fs::path& p) {
   std::ifstream f(p);
   if (!f) return nullptr;
   return nlohmann::json::parse(f, nullptr, false);
-}
-
-void write_text(const fs::path& p, const std::string& text) {
-  const fs::path tmp = p.string() + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << text;
-    if (!f.flush()) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  fs::rename(tmp, p);
 }
 
 std::string csv_field(const std::string& s) {
@@ -93,7 +85,7 @@ void write_marker(const fs::path& point_dir, const std::vector<std::string>& arg
       j["metrics"] = summary["metrics"];
     }
   }
-  write_text(point_dir / "point.json", j.dump(2) + "\n");
+  write_file_atomic(point_dir / "point.json", j.dump(2) + "\n");
 }
 
 bool point_done(const fs::path& point_dir, const std::vector<std::string>& args) {

@@ -92,12 +92,13 @@ public:
     stats.dump(tree, StatView::Epoch, false);
     nlohmann::json metrics =
         compute_metrics(tree.value("gpu", nlohmann::json::object()), double(cycles), platform);
-    if (run.kernel_log)
-      run.kernel_log({{"device", device},
-                      {"name", name},
-                      {"cycles", cycles},
-                      {"metrics", metrics},
-                      {"stats", tree}});
+    if (run.kernel_log) {
+      nlohmann::json line = {{"device", device}, {"name", name}, {"cycles", cycles}};
+      line["metrics"] = metrics;
+      // The tree is copied only when it is also kept in memory.
+      line["stats"] = run.keep_kernel_stats ? tree : std::move(tree);
+      run.kernel_log(line);
+    }
     kernels.add(name, cycles, metrics,
                 run.keep_kernel_stats ? std::move(tree) : nlohmann::json(nullptr));
     stats.close_epoch();
