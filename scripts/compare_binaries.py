@@ -57,10 +57,13 @@ def streams_kernels(binary):
     return _streams_kernels[binary]
 
 
-def run(binary, point, timing, out):
+NEW_ARGS = []
+
+
+def run(binary, point, timing, out, extra=()):
     words = shlex.split(point)
     cmd = [binary, "run", "-p", words[0], "-w", words[1], *words[2:], "--timing", timing,
-           "--out", out, "--quiet"]
+           "--out", out, "--quiet", *extra]
     if streams_kernels(binary):
         cmd += ["--kernel-stats", "full"]
     r = subprocess.run(cmd, capture_output=True, text=True)
@@ -76,13 +79,40 @@ def run(binary, point, timing, out):
     return stats, None
 
 
+def drop(node, path):
+    """Removes the subtree `path` (dotted, e.g. gpu.atomics) wherever it
+    occurs in `node`: for comparing across a change that removes stats on
+    purpose (say which in the commit)."""
+    if isinstance(node, list):
+        for x in node:
+            drop(x, path)
+        return
+    if not isinstance(node, dict):
+        return
+    head, _, rest = path.partition(".")
+    if head in node and isinstance(node[head], dict) and rest:
+        sub = node[head]
+        if "." not in rest:
+            sub.pop(rest, None)
+        else:
+            drop(sub, rest)
+    for v in node.values():
+        drop(v, path)
+
+
+DROPS = []
+
+
 def compare(old, new, point, timing, tmp):
     tag = "%s [%s]" % (point, timing)
     base = os.path.join(tmp, str(abs(hash(tag))))
     a, ea = run(old, point, timing, base + "-old")
-    b, eb = run(new, point, timing, base + "-new")
+    b, eb = run(new, point, timing, base + "-new", NEW_ARGS)
     if ea or eb:
         return tag, "error: old %s / new %s" % (ea, eb)
+    for d in DROPS:
+        drop(a, d)
+        drop(b, d)
     return tag, "identical" if a == b else "DIFFERENT"
 
 
@@ -93,7 +123,13 @@ def main():
     ap.add_argument("--timing", default="functional,lt,at")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--spec", help="file with one point per line")
+    ap.add_argument("--new-args", default="",
+                    help="arguments only the new binary gets (e.g. --set k=v for a new key)")
+    ap.add_argument("--drop", action="append", default=[],
+                    help="stats subtree to ignore on both sides (dotted, e.g. gpu.atomics)")
     args = ap.parse_args()
+    DROPS.extend(args.drop)
+    NEW_ARGS.extend(shlex.split(args.new_args))
     points = POINTS
     if args.spec:
         with open(args.spec) as f:

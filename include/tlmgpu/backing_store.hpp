@@ -26,6 +26,16 @@ public:
   // allocated if at least one of its bytes is enabled.
   void write_masked(Addr a, const uint8_t* src, const uint8_t* byte_enable, size_t n);
 
+  // The bytes of [a, a+n), which must lie in one page (an aligned access of
+  // at most a line does): `readable` is null when the page was never written
+  // (it reads as 0 and is not allocated); `writable` allocates it. For
+  // callers that touch a word at a time (the functional direct path).
+  const uint8_t* readable(Addr a) const {
+    const Page* p = find(a / kPageBytes);
+    return p ? p->bytes.data() + a % kPageBytes : nullptr;
+  }
+  uint8_t* writable(Addr a) { return get_or_create(a / kPageBytes).bytes.data() + a % kPageBytes; }
+
   size_t pages() const { return pages_.size(); }
   size_t bytes_allocated() const { return pages_.size() * kPageBytes; }
 
@@ -35,8 +45,15 @@ private:
   };
 
   // nullptr if the page was never written.
-  Page* find(uint64_t page_no) const;
-  Page& get_or_create(uint64_t page_no);
+  Page* find(uint64_t page_no) const {
+    return page_no == last_no_ ? last_ : find_slow(page_no); // the one-entry cache first
+  }
+  Page* find_slow(uint64_t page_no) const;
+  Page& get_or_create(uint64_t page_no) {
+    Page* p = find(page_no);
+    return p ? *p : create(page_no);
+  }
+  Page& create(uint64_t page_no);
 
   std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
   // One-entry lookup cache: DRAM traffic is line-sized and strongly local, so

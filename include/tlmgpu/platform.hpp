@@ -23,10 +23,23 @@ namespace tlmgpu {
 // Simulation-kernel knobs that belong to the platform (not to one block).
 struct SimSpec {
   uint32_t quantum_cycles = 0;
+  bool atomic_profile = false;
+  std::string functional_memory;
   template <class V>
   void visit(V& v) {
     v.param(quantum_cycles, "quantum_cycles", 1000, Range{1, 1e9}, "cycles",
             "LT temporal-decoupling quantum, in core cycles");
+    v.param(atomic_profile, "atomic_profile", false, Range{}, "",
+            "keep the GPU-wide atomic profile (gpu.atomics: ops, unique words and lines, warp "
+            "collisions, line reuse distance); it costs about 10 % of a run's time on "
+            "atomic-heavy kernels, so it is off unless asked for");
+    v.choice(functional_memory, "functional_memory", "auto", {"auto", "direct", "hierarchy"},
+             "functional mode only: direct applies each global access of a warp straight to "
+             "the device's memory image, lane by lane (no coalescer, caches, network or DRAM: "
+             "request, cache, network, DRAM and energy stats stay 0); hierarchy sends it "
+             "through the whole memory path as lt/at do; auto is direct when the device allows "
+             "it (every block neutral in functional mode, no SM path stages, l1.atomic_mode "
+             "none), else hierarchy. Device-window accesses always take the hierarchy");
   }
   void derive() {}
 };

@@ -133,8 +133,12 @@ BlockType mmio_block() {
 
 void register_gpu_blocks() {
   static const bool once = [] {
-    for (BlockType b : {sm_block(), xbar_block(), l2_block(), dram_block(), mmio_block()})
+    // All five are neutral in functional mode (BlockType::functional_neutral):
+    // an SM's own path is judged by the SM (SmModule::plain_path()).
+    for (BlockType b : {sm_block(), xbar_block(), l2_block(), dram_block(), mmio_block()}) {
+      b.functional_neutral = true;
       register_block(std::move(b));
+    }
     // Built-in memory-path stages (explicit: static self-registration would
     // be dropped by the linker from a static library).
     register_stage(probe_stage_type());

@@ -40,14 +40,36 @@ GpuModule::GpuModule(sc_module_name n, SimContext& ctx)
     if (sms[i]->id != i)
       throw ConfigError(origin + "topology: SM ids must run 0.." + std::to_string(sms.size() - 1) +
                         " in build order (one block of type sm)");
-  atomic_profile = std::make_unique<AtomicProfile>(stats, p.l2.line_bytes);
+  if (p.sim.atomic_profile)
+    atomic_profile = std::make_unique<AtomicProfile>(stats, p.l2.line_bytes);
   for (auto& sm : sms) {
     sm->on_cta_done = [this](uint16_t id, Cycle at) { cta_done(id, at); };
-    sm->memory_probes.push_back(atomic_profile.get());
+    if (atomic_profile) sm->memory_probes.push_back(atomic_profile.get());
   }
+  choose_functional_memory();
   kernel_cycles_ = &stats.counter("kernel_cycles", "cycles",
                                   "core cycles from launch to the last CTA's retirement");
   kernels_ = &stats.counter("kernels", "kernels", "kernels completed");
+}
+
+// Functional mode: SMs perform global accesses straight on the memory image
+// when every block and every SM's path would answer them as the image does
+// (SmModule::use_direct_memory); otherwise through the hierarchy.
+void GpuModule::choose_functional_memory() {
+  const std::string& want = ctx_.platform.sim.functional_memory;
+  if (ctx_.mode != TimingMode::Functional || want == "hierarchy") return;
+  std::string why = built->first_non_neutral();
+  if (!why.empty()) why = "block " + why + " is not neutral in functional mode";
+  for (SmModule* sm : sms)
+    if (why.empty() && !sm->plain_path().empty())
+      why = std::string(sm->basename()) + ": " + sm->plain_path();
+  if (!why.empty()) {
+    if (want == "direct")
+      throw ConfigError("sim.functional_memory = direct, but " + why + " (use auto or hierarchy)");
+    return;
+  }
+  for (SmModule* sm : sms)
+    sm->use_direct_memory(ctx_.memory);
 }
 
 void GpuModule::launch(KernelLaunch k) {
@@ -156,7 +178,7 @@ void GpuModule::synchronize() {
   if (TraceWriter* tr = ctx_.run.trace)
     tr->span(ctx_.device, tr->track(ctx_.device, "kernels"), kernel_.name, kernel_start_,
              sc_core::sc_time_stamp(), {{"cycles", cycles}, {"kernel", kernels_run_ - 1}});
-  atomic_profile->end_kernel(); // unique/reuse are per kernel
+  if (atomic_profile) atomic_profile->end_kernel(); // unique/reuse are per kernel
 }
 
 // The host path is untimed and goes straight to the owning slice, which

@@ -29,7 +29,7 @@ public:
   GpuModule(sc_core::sc_module_name n, SimContext& ctx);
 
   StatGroup stats;
-  std::unique_ptr<AtomicProfile> atomic_profile; // gpu.atomics
+  std::unique_ptr<AtomicProfile> atomic_profile; // gpu.atomics, when sim.atomic_profile
   std::unique_ptr<BuiltTopology> built;          // owns every block's modules
   std::vector<SmModule*> sms; // blocks of type sm, in build order (index = SM id)
   std::vector<L2Module*> l2;  // blocks of type l2 (index = address-map slice)
@@ -55,6 +55,7 @@ public:
   void attach_trace(TraceWriter& tr);
 
 private:
+  void choose_functional_memory(); // sim.functional_memory
   void debug(tlm::tlm_command cmd, Addr a, uint8_t* p, size_t n);
   void dispatch();
   void cta_done(uint16_t sm, Cycle at);

@@ -70,8 +70,12 @@ public:
   uint64_t requests() const { return requests_; }
   uint64_t sectors() const { return sectors_; }
 
-private:
+  // Throws std::invalid_argument naming the lane if an access size is not
+  // 1/2/4/8, or an address is unaligned or crosses a line (coalesce() checks
+  // this too; the functional direct path checks it alone).
   void check_lanes(const WarpInstr& in) const;
+
+private:
   LineRequest& add_request(const WarpInstr& in, Addr line);
   void coalesce_lines(const WarpInstr& in);
   void coalesce_rmw(const WarpInstr& in);

@@ -34,6 +34,10 @@ public:
   // The SM issued from `slot` (it may not issue a pick, e.g. on a structural stall).
   virtual void issued(uint32_t slot) { (void)slot; }
   virtual const char* name() const = 0;
+  // A slot that pick() would choose whenever it is ready, whatever else is
+  // (GTO's greedy warp), or nothing. The SM then tests that one warp instead
+  // of listing them all: most cycles a greedy policy re-issues its warp.
+  virtual std::optional<uint32_t> sticky() const { return std::nullopt; }
 };
 
 // Loose round robin: the first ready warp after the last issued slot, in slot
@@ -56,6 +60,7 @@ public:
   std::optional<uint32_t> pick(std::span<const WarpView> warps) override;
   void issued(uint32_t slot) override { last_ = slot; }
   const char* name() const override { return "gto"; }
+  std::optional<uint32_t> sticky() const override { return last_; }
 
 private:
   std::optional<uint32_t> last_;

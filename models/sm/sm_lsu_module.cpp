@@ -4,6 +4,7 @@
 #include "models/sm/sm_module.hpp"
 #include "tlmgpu/invariant.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 using namespace sc_core;
@@ -11,6 +12,15 @@ using namespace sc_core;
 namespace tlmgpu {
 
 void SmModule::check_bounds(uint32_t slot, const WarpInstr& in) const {
+  // Lanes usually fall in one allocation: if the span from the lowest to the
+  // highest lane's access lies in one, every lane does (one map lookup, not
+  // 32); otherwise each lane is looked up, and a stray one named.
+  Addr lo = ~Addr{0}, hi = 0;
+  in.mask.for_each([&](unsigned l) {
+    lo = std::min(lo, in.addr[l]);
+    hi = std::max(hi, in.addr[l]);
+  });
+  if (lo <= hi && hi + in.size > hi && mem_->contains(lo, hi + in.size - lo)) return;
   for (unsigned l = 0; l < kMaxLanes; ++l) {
     if (!in.mask.test(l)) continue;
     if (!mem_->contains(in.addr[l], in.size)) {
@@ -35,6 +45,20 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
     ++reds_;
   ++*by_scope_[size_t(in.scope)];
   ++*by_order_[size_t(in.order)];
+  for (InstrProbe* p : memory_probes)
+    p->memory(id, in);
+  if (direct_) {
+    try {
+      coalescer_.check_lanes(in); // the same errors as the path's
+    } catch (const std::exception& e) {
+      fail(slot, e.what());
+    }
+    if (issue_direct(slot, in)) {
+      w.ready_at = now;
+      advance(slot);
+      return;
+    }
+  }
   std::span<const LineRequest> reqs;
   try {
     reqs = coalescer_.coalesce(in);
@@ -42,8 +66,6 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
     fail(slot, e.what());
   }
   const bool rmw = in.kind == WarpInstr::Kind::Atomic || in.kind == WarpInstr::Kind::Red;
-  for (InstrProbe* p : memory_probes)
-    p->memory(id, in);
   global_requests_ += reqs.size();
   if (rmw) atomic_requests_ += reqs.size();
   // A store or red the warp does not wait for (sm_ordering_module.cpp).

@@ -244,7 +244,9 @@ void SmModule::arrive_barrier(uint32_t slot, Cycle now) {
 
 void SmModule::issue(uint32_t slot, Cycle now) {
   WarpSlot& w = warps_[slot];
-  const WarpInstr in = *w.warp->pending(); // copy: advance() stages the next one
+  // A reference, not an 800-byte copy: advance() stages the next instruction
+  // in its place, so no case reads `in` after calling it.
+  const WarpInstr& in = *w.warp->pending();
   using K = WarpInstr::Kind;
   if (w.ordered == WarpSlot::Ordered::None) { // an ordered access counts once
     warp_instructions_ += in.kind == K::Compute ? std::max(1u, in.count) : 1;
@@ -294,16 +296,21 @@ bool SmModule::issue_cycle(Cycle now) {
     // The policies choose among ready warps only, so only those are listed
     // (the cheap tests first: most warps wait, and pending() is a pointer
     // chase into the coroutine); with none ready there is nothing to pick.
-    views_.clear();
-    for (uint32_t slot = s; slot < warps_.size(); slot += n) {
+    const auto ready = [&](uint32_t slot) -> const WarpInstr* {
       const WarpSlot& w = warps_[slot];
-      if (!w.valid || w.at_barrier || w.outstanding != 0 || w.ready_at > now) continue;
+      if (!w.valid || w.at_barrier || w.outstanding != 0 || w.ready_at > now) return nullptr;
       const WarpInstr* p = w.warp->pending();
-      if (!p || (is_global_memory(p->kind) && !lsu_open())) continue;
-      views_.push_back(WarpView{slot, true, true, w.age, p->kind});
+      return !p || (is_global_memory(p->kind) && !lsu_open()) ? nullptr : p;
+    };
+    std::optional<uint32_t> pick = schedulers_[s]->sticky();
+    if (!pick || !ready(*pick)) {
+      views_.clear();
+      for (uint32_t slot = s; slot < warps_.size(); slot += n)
+        if (const WarpInstr* p = ready(slot))
+          views_.push_back(WarpView{slot, true, true, warps_[slot].age, p->kind});
+      if (views_.empty()) continue;
+      pick = schedulers_[s]->pick(views_);
     }
-    if (views_.empty()) continue;
-    std::optional<uint32_t> pick = schedulers_[s]->pick(views_);
     if (!pick) continue;
     schedulers_[s]->issued(*pick);
     const WarpInstr* p = warps_[*pick].warp->pending();

@@ -83,6 +83,14 @@ public:
   SramClaim sram_claim() const;
   // The path's stages, nearest the LD/ST unit first (tests, tools).
   const std::vector<std::unique_ptr<PathStage>>& stages() const { return stages_; }
+  // "" when nothing on this SM's memory path answers an access differently
+  // from the memory image in functional mode (no stages; atomics bypass the
+  // L1); else why not, naming the key.
+  std::string plain_path() const;
+  // Functional mode: perform global accesses lane by lane on `memory`
+  // instead of sending them down the path (sim.functional_memory,
+  // sm_direct_module.cpp). Call during elaboration.
+  void use_direct_memory(BackingStore& memory);
 
 private:
   struct WarpSlot {
@@ -169,6 +177,7 @@ private:
   Cycle cur_cycle() const; // the SM's own cycle (lt: its local time)
   void on_lsu_response(Payload& t);
   void check_bounds(uint32_t slot, const WarpInstr& in) const;
+  bool issue_direct(uint32_t slot, const WarpInstr& in); // false: take the path
   Cycle next_wakeup(Cycle now) const;
   Counter& stall_reason();
   [[noreturn]] void fail(uint32_t slot, const std::string& what) const;
@@ -193,8 +202,10 @@ private:
   std::vector<std::unique_ptr<PathStage>> stages_; // sm.stages, nearest the LD/ST unit first
   std::unique_ptr<tlm_utils::simple_target_socket<SmModule>> unused_lsu_;
   std::unique_ptr<StatGroup> mem_ops_;
-  bool barriers_down_path_ = false; // a stage orders barriers (PathStage::orders_barriers)
-  bool released_ = false;           // kernel_end_release ran in this kernel
+  BackingStore* direct_ = nullptr;         // use_direct_memory
+  Counter* direct_instructions_ = nullptr; // made only when direct_ is set
+  bool barriers_down_path_ = false;        // a stage orders barriers (PathStage::orders_barriers)
+  bool released_ = false;                  // kernel_end_release ran in this kernel
   sc_core::sc_event work_, response_;
   Cycle lsu_free_ = 0;
   Cycle lt_now_ = 0; // lt: the run loop's local cycle

@@ -5,8 +5,7 @@
 
 namespace tlmgpu {
 
-BackingStore::Page* BackingStore::find(uint64_t page_no) const {
-  if (page_no == last_no_) return last_;
+BackingStore::Page* BackingStore::find_slow(uint64_t page_no) const {
   auto it = pages_.find(page_no);
   if (it == pages_.end()) return nullptr;
   last_no_ = page_no;
@@ -14,8 +13,7 @@ BackingStore::Page* BackingStore::find(uint64_t page_no) const {
   return last_;
 }
 
-BackingStore::Page& BackingStore::get_or_create(uint64_t page_no) {
-  if (Page* p = find(page_no)) return *p;
+BackingStore::Page& BackingStore::create(uint64_t page_no) {
   auto& slot = pages_[page_no];
   slot = std::make_unique<Page>();
   last_no_ = page_no;

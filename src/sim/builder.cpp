@@ -78,6 +78,14 @@ BlockCatalog block_catalog() {
   return c;
 }
 
+std::string BuiltTopology::first_non_neutral() const {
+  for (const Block& b : blocks) {
+    const BlockType* t = find_block_type(b.decl->type);
+    if (!t || !t->functional_neutral) return b.decl->name + " (type " + b.decl->type + ")";
+  }
+  return "";
+}
+
 Topology expand_platform_topology(const PlatformSpec& p) {
   return expand_topology(p.topology, effective_config(p), block_catalog());
 }

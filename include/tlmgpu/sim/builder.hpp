@@ -46,6 +46,11 @@ struct BlockType {
   std::function<std::unique_ptr<sc_core::sc_module>(const BlockBuild&)> make;
   std::function<SocketRef(sc_core::sc_module&, const std::string& port, uint32_t index)> socket;
   bool has_path = false; // takes a "stages" entry (its memory path): the SM
+  // In functional mode the block neither originates requests nor answers an
+  // access differently from the device's memory image (a plain crossbar, L2,
+  // DRAM, a device window's registers), so SMs may apply their accesses
+  // straight to the image (sim.functional_memory). Unknown blocks are not.
+  bool functional_neutral = false;
 };
 
 // Registers a block type (re-registering a name replaces it). The GPU's
@@ -64,6 +69,8 @@ public:
   };
   Topology topology;
   std::vector<Block> blocks;
+  // The first block (by name) whose type is not functional_neutral, or "".
+  std::string first_non_neutral() const;
 
   // Every instance of every block of `type`, in block then index order.
   template <class M>
