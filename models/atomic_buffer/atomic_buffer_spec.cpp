@@ -1,0 +1,53 @@
+#include "models/atomic_buffer/atomic_buffer_spec.hpp"
+
+#include "tlmgpu/types.hpp"
+
+#include <string>
+
+namespace tlmgpu {
+
+namespace {
+
+std::string str(uint64_t v) {
+  return std::to_string(v);
+}
+bool pow2(uint64_t v) {
+  return v != 0 && (v & (v - 1)) == 0;
+}
+
+} // namespace
+
+void AtomicBufferSpec::derive() {
+  if (level != "none" && level != "warp" && level != "scheduler")
+    throw ConfigError("dab.level: unknown value '" + level + "'");
+  if (flush_granularity != "gpu" && flush_granularity != "cluster")
+    throw ConfigError("dab.flush_granularity: unknown value '" + flush_granularity + "'");
+  // All-or-nothing insertion (notes §3.1 [R]): a full warp of distinct
+  // addresses must fit an empty buffer, or that warp could never issue.
+  if (entries < kMaxLanes)
+    throw ConfigError("dab.entries (" + str(entries) + ") must be at least the warp size (" +
+                      str(kMaxLanes) + "), or a warp of distinct addresses can never issue");
+  if (!pow2(sector_bytes) || sector_bytes < 8)
+    throw ConfigError("dab.sector_bytes (" + str(sector_bytes) +
+                      ") must be a power of two of at least 8 (one 64-bit word)");
+  if (offset_flush && offset_index >= entries)
+    throw ConfigError("dab.offset_index (" + str(offset_index) + ") must be below dab.entries (" +
+                      str(entries) + ") when dab.offset_flush is true");
+  // The limit-study variants relax one another in the paper's order
+  // (§3.10): NR, then NR-OF, then NR-CIF. Reordering overlapping or
+  // cluster-independent flushes is what the paper calls intractable.
+  if (allow_overlap && reorder)
+    throw ConfigError("dab.allow_overlap (DAB-NR-OF) needs dab.reorder = false: the reorder "
+                      "unit handles one flush epoch at a time");
+  if (flush_granularity == "cluster" && (reorder || !allow_overlap))
+    throw ConfigError("dab.flush_granularity = cluster (DAB-NR-CIF) needs dab.reorder = false "
+                      "and dab.allow_overlap = true");
+}
+
+uint32_t dab_bytes_per_sm(const AtomicBufferSpec& s, uint32_t warp_slots, uint32_t schedulers) {
+  if (!s.enabled()) return 0;
+  const uint32_t buffers = s.level == "warp" ? warp_slots : schedulers;
+  return buffers * s.entries * kDabEntryBytes;
+}
+
+} // namespace tlmgpu

@@ -1,0 +1,67 @@
+// Deterministic atomic buffering (DAB) parameters, read under the `dab.`
+// group (Chou et al., "Deterministic Atomic Buffering", MICRO 2020, §IV;
+// engineering notes seed-001 §3.1-3.3, §3.5-3.7, §3.10, §5.3, §10.3).
+// See README.md for the model. Not registered in platform.hpp yet.
+#pragma once
+
+#include "tlmgpu/params.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace tlmgpu {
+
+// The paper's entry: 5 B address + 4 B argument + 1 B opcode and valid bit
+// (notes §3.1). Used only for the area figure; the model keeps 8 B arguments
+// so that 64-bit reds fit one entry (pitfall P9).
+constexpr uint32_t kDabEntryBytes = 9;
+
+struct AtomicBufferSpec {
+  uint32_t entries = 0, sector_bytes = 0, offset_index = 0;
+  bool fusion = false, flush_coalescing = false, offset_flush = false, reorder = false,
+       allow_overlap = false;
+  std::string level, flush_granularity;
+
+  template <class V>
+  void visit(V& v) {
+    v.choice(level, "level", "none", {"none", "warp", "scheduler"},
+             "none: no DAB (atomics go to L2 as in the baseline); warp: one buffer per warp "
+             "slot (WarpGTO, §IV-B); scheduler: one buffer per warp scheduler (§IV-C)");
+    v.param(entries, "entries", 64, Range{1, 65536}, "entries",
+            "entries per buffer; at least the warp size (32) so that one warp instruction "
+            "always fits. The paper evaluates 32/64/128/256 (scheduler level, headline 64) "
+            "and 32 per warp (warp level)");
+    v.param(fusion, "fusion", true, Range{}, "",
+            "atomic fusion (AF, §IV-E): a red to an address whose latest entry has the same "
+            "op and type is merged into it (add, sub, min, max, and, or, xor)");
+    v.param(flush_coalescing, "flush_coalescing", true, Range{}, "",
+            "flush coalescing (§IV-F): the entries of one sector leave as one packet");
+    v.param(sector_bytes, "sector_bytes", 32, Range{8, 256}, "bytes",
+            "sector size for flush coalescing (power of two, at least one 8 B word)");
+    v.param(offset_flush, "offset_flush", false, Range{}, "",
+            "offset flushing (§VI-B2): buffers of even-numbered SMs start their flush at "
+            "dab.offset_index and wrap around");
+    v.param(offset_index, "offset_index", 32, Range{0, 65535}, "entries",
+            "0-based entry index where even SMs start flushing (paper: 32, notes P18)");
+    v.param(reorder, "reorder", true, Range{}, "",
+            "reorder flush packets at each L2 sub-partition into round-robin SM order; "
+            "false = DAB-NR (arrival order, not deterministic; limit study §VI-B4)");
+    v.param(allow_overlap, "allow_overlap", false, Range{}, "",
+            "DAB-NR-OF: flush e+1 may start before e's acks return (needs dab.reorder false)");
+    v.choice(flush_granularity, "flush_granularity", "gpu", {"gpu", "cluster"},
+             "gpu: all buffers of the GPU flush together; cluster: DAB-NR-CIF, each cluster "
+             "flushes alone (needs dab.reorder false and dab.allow_overlap true)");
+  }
+
+  bool enabled() const { return level != "none"; }
+  // Relaxed limit-study variants are not deterministic (§3.10).
+  bool deterministic() const { return reorder && !allow_overlap && flush_granularity == "gpu"; }
+  // Throws ConfigError naming the `dab.*` key of an impossible combination.
+  void derive();
+};
+
+// Buffer storage per SM at kDabEntryBytes per entry: entries x (warp_slots
+// or schedulers, by level); 0 when DAB is off (notes §3.1: 2,304 B for 4 x 64).
+uint32_t dab_bytes_per_sm(const AtomicBufferSpec& s, uint32_t warp_slots, uint32_t schedulers);
+
+} // namespace tlmgpu
