@@ -5,14 +5,27 @@ using namespace sc_core;
 
 namespace tlmgpu {
 
-TimedQueue::TimedQueue(sc_module_name n) : sc_module(n) {
-  SC_HAS_PROCESS(TimedQueue);
-  SC_METHOD(run);
-  sensitive << wake_;
-  dont_initialize();
+Calendar& Calendar::get() {
+  // One per simulation context (a process runs one simulation; tests that
+  // make a new context get a new calendar).
+  static sc_simcontext* owner = nullptr;
+  static Calendar* cal = nullptr;
+  if (owner != sc_get_curr_simcontext()) {
+    owner = sc_get_curr_simcontext();
+    cal = new Calendar(); // lives as long as its simulation context: never freed
+  }
+  return *cal;
 }
 
-void TimedQueue::schedule(const sc_time& delay, InlineFn fn) {
+Calendar::Calendar() {
+  sc_spawn_options o;
+  o.spawn_method();
+  o.set_sensitivity(&wake_);
+  o.dont_initialize();
+  sc_spawn([this] { run(); }, sc_gen_unique_name("tlmgpu_calendar"), &o);
+}
+
+void Calendar::schedule(const sc_time& delay, InlineFn fn) {
   sc_time when = sc_time_stamp() + delay;
   bool earliest = items_.empty() || when < items_.top().when;
   items_.push(Item{when, seq_++, fn});
@@ -20,7 +33,7 @@ void TimedQueue::schedule(const sc_time& delay, InlineFn fn) {
   if (earliest) wake_.notify(delay);
 }
 
-void TimedQueue::run() {
+void Calendar::run() {
   const sc_time now = sc_time_stamp();
   while (!items_.empty() && items_.top().when <= now) {
     InlineFn fn = items_.top().fn;
@@ -29,6 +42,8 @@ void TimedQueue::run() {
   }
   if (!items_.empty()) wake_.notify(items_.top().when - now);
 }
+
+TimedQueue::TimedQueue(sc_module_name n) : sc_module(n), cal_(Calendar::get()) {}
 
 TargetPort::TargetPort(sc_module_name n, size_t capacity, Hooks hooks)
     : sc_module(n), socket("socket"), capacity_(capacity), hooks_(std::move(hooks)) {
