@@ -91,7 +91,7 @@ TEST_CASE("bfs writes its result file in the documented format") {
   o.platform_path = platform_path("tiny");
   o.platform = load_platform(o.platform_path, {});
   o.workload = "bfs";
-  o.args = {{"input", data("as20graph.txt")}};
+  o.args = {{"input", data("as20graph.txt")}, {"source", "0"}};
   o.timing = TimingMode::LT;
   o.out_dir =
       (std::filesystem::temp_directory_path() / ("tlmgpu_gtest_" + std::to_string(::getpid())))

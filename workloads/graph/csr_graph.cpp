@@ -74,6 +74,10 @@ CsrGraph build_csr(EdgeList list, const GraphBuildOptions& options) {
   g.source = std::move(list.source);
   g.directed = !(list.undirected || options.symmetrize);
   g.original_ids = std::move(list.original_ids);
+  g.vertex_names = std::move(list.vertex_names);
+  g.weight_scale = list.weight_scale;
+  g.raised_weights = list.raised_weights;
+  g.negated_weights = list.negated_weights;
   g.row_offsets.assign(list.num_vertices + 1, 0);
   g.col_indices.resize(edges.size());
   if (list.weighted) g.weights.resize(edges.size());
@@ -137,6 +141,8 @@ void CsrGraph::validate() const {
     broken("weights and col_indices differ in size");
   if (!original_ids.empty() && original_ids.size() != num_vertices())
     broken("original_ids and vertices differ in count");
+  if (!vertex_names.empty() && vertex_names.size() != num_vertices())
+    broken("vertex_names and vertices differ in count");
   if (directed) return;
   // Undirected: the multiset of arcs must equal the multiset of reversed arcs.
   std::vector<Edge> fwd, rev;

@@ -11,10 +11,13 @@
 //
 // Why unsigned integer weights: SSSP relaxes distances with a device-scope
 // atomicMin, which GPUs provide natively for 32-bit integers, and integer
-// path sums make the CPU reference comparison exact. Readers round fractional
-// file values (Matrix Market `real`, TNTP lengths) to the nearest integer and
-// reject negative ones; see workloads/graph/README.md.
+// path sums make the CPU reference comparison exact. Readers map the values in
+// a file to these integers by a WeightPolicy (input_options.hpp): fractional
+// values become fixed point (weight_scale), negative ones are an error unless
+// the policy says otherwise; see workloads/graph/README.md, "Weights".
 #pragma once
+
+#include "workloads/graph/input_options.hpp"
 
 #include <cstdint>
 #include <span>
@@ -68,6 +71,11 @@ struct GraphBuildOptions {
   // ceilings above.
   uint64_t max_vertices = uint64_t{1} << 27;
   uint64_t max_edges = kMaxEdges;
+  // Readers only: the format when the file name does not say (automatic:
+  // from the extension, else from the content), and how file weights become
+  // Weight values.
+  GraphFormat format = GraphFormat::automatic;
+  WeightPolicy weights;
 
   // The defaults: the graph exactly as the file stores it.
   static GraphBuildOptions as_stored() { return {}; }
@@ -94,9 +102,13 @@ struct EdgeList {
   // True when the source already stores both directions of every edge (METIS,
   // Matrix Market `symmetric` after mirroring, grids); build_csr() keeps it.
   bool undirected = false;
-  std::vector<uint64_t> original_ids; // empty, or the file's id of each vertex
-  std::string name;                   // short name, e.g. the file stem or "rmat"
-  std::string source;                 // where it came from: path and format, or generator spec
+  std::vector<uint64_t> original_ids;    // empty, or the file's id of each vertex
+  std::vector<std::string> vertex_names; // empty, or the file's name of each vertex
+  std::string name;                      // short name, e.g. the file stem or "rmat"
+  std::string source;                    // where it came from: path and format, or generator spec
+  // Weight = file value x weight_scale (rounded); see CsrGraph.
+  double weight_scale = 1;
+  uint64_t raised_weights = 0, negated_weights = 0;
 };
 
 class CsrGraph {
@@ -108,8 +120,17 @@ public:
   std::vector<VertexId> col_indices;      // size num_edges()
   std::vector<Weight> weights;            // empty, or size num_edges()
   // Empty when vertex v is the file's id v (or v + 1 in 1-based formats);
-  // otherwise the file's id of each vertex (compacted SNAP ids).
+  // otherwise the file's id of each vertex (compacted SNAP ids, GML ids).
   std::vector<uint64_t> original_ids;
+  // Empty, or each vertex's name: edge lists whose ids are names, GML labels.
+  // Result files print these in preference to original_ids.
+  std::vector<std::string> vertex_names;
+  // Stored weight = round(file value x weight_scale): 1 unless the reader
+  // made fractional values fixed point. raised_weights counts positive
+  // values that would have rounded to 0 and were stored as 1;
+  // negated_weights the negative ones made positive (weights=abs).
+  double weight_scale = 1;
+  uint64_t raised_weights = 0, negated_weights = 0;
 
   uint64_t num_vertices() const { return row_offsets.size() - 1; }
   // Stored arcs: an undirected edge counts twice, a self-loop once.
@@ -131,8 +152,8 @@ public:
 
   // Throws std::logic_error naming the first broken invariant: offsets start
   // at 0, never decrease and end at num_edges(); targets are < num_vertices();
-  // weights are empty or parallel to col_indices; original_ids are empty or
-  // one per vertex; an undirected graph holds
+  // weights are empty or parallel to col_indices; original_ids and
+  // vertex_names are empty or one per vertex; an undirected graph holds
   // the reverse of every arc with the same weight.
   void validate() const;
 };

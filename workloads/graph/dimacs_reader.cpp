@@ -3,6 +3,7 @@
 // "a u v w" with 1-based ids and non-negative integer weights.
 #include "workloads/graph/readers.hpp"
 #include "workloads/graph/text_input.hpp"
+#include "workloads/graph/weight_reader.hpp"
 
 #include <algorithm>
 
@@ -14,8 +15,9 @@ CsrGraph read_dimacs_gr(const std::string& path, const GraphBuildOptions& option
   check_limits(options);
   LineReader in(path);
   EdgeList list;
-  describe(list, path, "DIMACS .gr");
-  list.weighted = true;
+  describe(list, in, "DIMACS .gr");
+  WeightReader weights(options.weights);
+  list.weighted = weights.keeps();
 
   std::vector<std::string_view> f;
   std::string_view line;
@@ -38,15 +40,15 @@ CsrGraph read_dimacs_gr(const std::string& path, const GraphBuildOptions& option
       have_problem = true;
       problem_line = in.line_number();
       list.num_vertices = n;
-      list.edges.reserve(m);
+      list.edges.reserve(reservable(in, m));
     } else if (f[0] == "a") {
       if (!have_problem) in.fail("arc before the 'p sp n m' problem line");
       if (f.size() != 4) in.fail("arc line must be 'a u v w'");
       if (list.edges.size() >= m)
         in.fail("more than the " + std::to_string(m) + " arcs declared on line " +
                 std::to_string(problem_line));
-      list.edges.push_back({parse_vertex_1based(in, f[1], n), parse_vertex_1based(in, f[2], n),
-                            parse_int_weight(in, f[3])});
+      const VertexId u = parse_vertex_1based(in, f[1], n), v = parse_vertex_1based(in, f[2], n);
+      list.edges.push_back({u, v, weights.read(in, f[3], list.edges, true)});
     } else {
       in.fail("unknown line type " + quote(f[0]) + " (expected c, p or a)");
     }
@@ -58,6 +60,7 @@ CsrGraph read_dimacs_gr(const std::string& path, const GraphBuildOptions& option
     in.fail_at(last, "truncated: " + std::to_string(list.edges.size()) + " of the " +
                          std::to_string(m) + " arcs declared on line " +
                          std::to_string(problem_line));
+  weights.finish(list);
   return build_csr(std::move(list), options);
 }
 

@@ -1,13 +1,10 @@
-// Input specs: the generator parameter table (each parameter declared once,
-// with its default and meaning, and read by both the parser and
-// generator_help()) and load_graph(), which dispatches files by extension.
+// Generator specs: the parameter table (each parameter declared once, with
+// its default and meaning, and read by both the parser and generator_help()).
+// load_graph(), which also takes files, is in load_graph.cpp.
 #include "workloads/graph/generators.hpp"
-#include "workloads/graph/readers.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
-#include <filesystem>
 #include <limits>
 #include <map>
 #include <vector>
@@ -194,22 +191,6 @@ std::string generator_help() {
              "  " + std::string(p.help) + "\n";
   }
   return out;
-}
-
-CsrGraph load_graph(const std::string& spec, const GraphBuildOptions& options) {
-  if (spec.starts_with("gen:")) return generate_from_spec(spec, options);
-  std::string ext = std::filesystem::path(spec).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (ext == ".mtx") return read_matrix_market(spec, options);
-  if (ext == ".txt" || ext == ".el" || ext == ".snap") return read_snap(spec, options);
-  if (ext == ".graph") return read_metis(spec, options);
-  if (ext == ".gr") return read_dimacs_gr(spec, options);
-  if (ext == ".tntp") return read_tntp(spec, options);
-  throw GraphFormatError(
-      spec, 0,
-      "unknown graph file extension '" + ext +
-          "' (expected .mtx, .txt/.el/.snap, .graph, .gr, .tntp or a gen: spec)");
 }
 
 } // namespace tlmgpu::graph

@@ -5,6 +5,7 @@
 // vertex, so blank lines are data here, unlike in the other formats.
 #include "workloads/graph/readers.hpp"
 #include "workloads/graph/text_input.hpp"
+#include "workloads/graph/weight_reader.hpp"
 
 #include <algorithm>
 #include <tuple>
@@ -96,12 +97,14 @@ CsrGraph read_metis(const std::string& path, const GraphBuildOptions& options) {
   LineReader in(path);
   const Header h = parse_header(in, options);
   EdgeList list;
-  describe(list, path, "METIS graph");
+  describe(list, in, "METIS graph");
+  WeightReader weights(options.weights);
   list.num_vertices = h.n;
-  list.weighted = h.edge_weights;
+  list.weighted = h.edge_weights && weights.keeps();
   list.undirected = true;
-  list.edges.reserve(2 * h.m);
-  std::vector<uint64_t> vertex_line(h.n);
+  list.edges.reserve(reservable(in, 2 * h.m));
+  std::vector<uint64_t> vertex_line;
+  vertex_line.reserve(reservable(in, h.n));
 
   const size_t skip = (h.vertex_sizes ? 1 : 0) + h.ncon;
   const size_t step = h.edge_weights ? 2 : 1;
@@ -112,7 +115,7 @@ CsrGraph read_metis(const std::string& path, const GraphBuildOptions& options) {
       in.fail("truncated: " + std::to_string(v) + " of the " + std::to_string(h.n) +
               " vertex lines declared on line " + std::to_string(h.line));
     if (!line.empty() && line[0] == '%') continue;
-    vertex_line[v] = in.line_number();
+    vertex_line.push_back(in.line_number());
     split_fields(line, f);
     if (f.size() < skip)
       in.fail("vertex " + std::to_string(v + 1) + " needs " + std::to_string(skip) +
@@ -127,7 +130,7 @@ CsrGraph read_metis(const std::string& path, const GraphBuildOptions& options) {
                 " adjacency entries the header declares (m counts each edge once)");
       Edge e{static_cast<VertexId>(v), parse_vertex_1based(in, f[i], h.n), 1};
       if (e.dst == e.src) in.fail("self-loop on vertex " + std::to_string(v + 1));
-      if (h.edge_weights) e.weight = parse_int_weight(in, f[i + 1]);
+      if (h.edge_weights) e.weight = weights.read(in, f[i + 1], list.edges, true);
       list.edges.push_back(e);
     }
     ++v;
@@ -140,6 +143,7 @@ CsrGraph read_metis(const std::string& path, const GraphBuildOptions& options) {
                            std::to_string(2 * h.m) + " adjacency entries) but the lists hold " +
                            std::to_string(list.edges.size()) + " entries");
   check_symmetric(in, list.edges, vertex_line);
+  weights.finish(list);
   return build_csr(std::move(list), options);
 }
 

@@ -3,6 +3,7 @@
 // 1-based entries.
 #include "workloads/graph/readers.hpp"
 #include "workloads/graph/text_input.hpp"
+#include "workloads/graph/weight_reader.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -83,11 +84,12 @@ CsrGraph read_matrix_market(const std::string& path, const GraphBuildOptions& op
   const uint64_t size_line = in.line_number();
 
   EdgeList list;
-  describe(list, path, "Matrix Market");
+  describe(list, in, "Matrix Market");
+  WeightReader weights(options.weights);
   list.num_vertices = rows;
-  list.weighted = banner.has_values;
+  list.weighted = banner.has_values && weights.keeps();
   list.undirected = banner.symmetric;
-  list.edges.reserve(nnz);
+  list.edges.reserve(reservable(in, nnz));
   const size_t fields = banner.has_values ? 3 : 2;
   uint64_t entries = 0;
   while (in.next(line)) {
@@ -102,8 +104,9 @@ CsrGraph read_matrix_market(const std::string& path, const GraphBuildOptions& op
     Edge e;
     e.src = parse_vertex_1based(in, f[0], rows);
     e.dst = parse_vertex_1based(in, f[1], rows);
-    if (banner.has_values)
-      e.weight = banner.real ? parse_real_weight(in, f[2]) : parse_int_weight(in, f[2]);
+    // Values of any sign are read: a stiffness matrix is still a graph for
+    // kernels that ignore weights; the policy decides what SSSP gets.
+    if (banner.has_values) e.weight = weights.read(in, f[2], list.edges, !banner.real);
     list.edges.push_back(e);
     // A symmetric file stores one triangle; the diagonal is not mirrored.
     if (banner.symmetric && e.src != e.dst) list.edges.push_back({e.dst, e.src, e.weight});
@@ -111,6 +114,7 @@ CsrGraph read_matrix_market(const std::string& path, const GraphBuildOptions& op
   if (entries < nnz)
     in.fail("truncated: " + std::to_string(entries) + " of the " + std::to_string(nnz) +
             " entries declared on line " + std::to_string(size_line));
+  weights.finish(list);
   return build_csr(std::move(list), options);
 }
 

@@ -1,10 +1,9 @@
 #include "workloads/graph/text_input.hpp"
 
+#include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
 #include <limits>
 
@@ -12,66 +11,32 @@ namespace tlmgpu::graph::detail {
 
 namespace {
 
-// Longest accepted line. A METIS vertex with millions of neighbours needs tens
-// of megabytes; anything longer is a binary file or a missing newline.
-constexpr size_t kMaxLineBytes = size_t{1} << 26;
-constexpr size_t kReadChunk = size_t{1} << 16;
-
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
 } // namespace
 
-LineReader::LineReader(const std::string& path)
-    : path_(path), file_(std::fopen(path.c_str(), "rb"), &std::fclose), buffer_(kReadChunk) {
-  if (!file_) throw GraphFormatError(path, 0, std::string("cannot open: ") + std::strerror(errno));
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  // Pipes and the like have no size; treat them as unbounded (limits still apply).
-  file_size_ = ec ? std::numeric_limits<uint64_t>::max() : size;
+io::LineReader LineReader::open(const std::string& path) {
+  try {
+    return io::LineReader(path);
+  } catch (const io::InputError& e) {
+    throw GraphFormatError(path, e.line(), e.problem());
+  }
 }
+
+LineReader::LineReader(const std::string& path) : in_(open(path)) {}
 
 void LineReader::fail_at(uint64_t line, const std::string& problem) const {
-  throw GraphFormatError(path_, line, problem);
-}
-
-bool LineReader::refill() {
-  if (eof_) return false;
-  end_ = std::fread(buffer_.data(), 1, buffer_.size(), file_.get());
-  pos_ = 0;
-  if (end_ == 0) {
-    if (std::ferror(file_.get())) fail_at(line_number_ + 1, "read error");
-    eof_ = true;
-    return false;
-  }
-  return true;
+  throw GraphFormatError(path(), line, problem);
 }
 
 bool LineReader::next(std::string_view& line) {
-  line_.clear();
-  bool any = false;
-  for (;;) {
-    if (pos_ == end_ && !refill()) break;
-    any = true;
-    const char* start = buffer_.data() + pos_;
-    const void* nl = std::memchr(start, '\n', end_ - pos_);
-    const size_t take = nl ? static_cast<const char*>(nl) - start : end_ - pos_;
-    if (line_.size() + take > kMaxLineBytes)
-      fail_at(line_number_ + 1,
-              "line longer than " + std::to_string(kMaxLineBytes) + " bytes (binary file?)");
-    line_.append(start, take);
-    pos_ += take;
-    if (nl) {
-      ++pos_;
-      break;
-    }
+  try {
+    return in_.next(line);
+  } catch (const io::InputError& e) {
+    fail_at(e.line(), e.problem());
   }
-  if (!any) return false;
-  ++line_number_;
-  if (!line_.empty() && line_.back() == '\r') line_.pop_back();
-  line = line_;
-  return true;
 }
 
 void split_fields(std::string_view line, std::vector<std::string_view>& fields) {
@@ -131,44 +96,41 @@ VertexId parse_vertex_1based(const LineReader& in, std::string_view token, uint6
   return static_cast<VertexId>(id - 1);
 }
 
-Weight parse_int_weight(const LineReader& in, std::string_view token) {
-  const uint64_t w = parse_count(in, token, "weight");
-  if (w > std::numeric_limits<Weight>::max())
-    in.fail("weight " + std::to_string(w) + " does not fit 32 bits");
-  return static_cast<Weight>(w);
-}
-
-Weight parse_real_weight(const LineReader& in, std::string_view token) {
-  double value = 0;
-  const char* end = token.data() + token.size();
-  const auto [ptr, ec] = std::from_chars(token.data(), end, value);
-  if (ec != std::errc() || ptr != end || !std::isfinite(value))
-    in.fail("expected a weight, found " + quote(token));
-  if (value < 0) in.fail("negative weight " + quote(token));
-  const double rounded = std::nearbyint(value);
-  if (rounded > static_cast<double>(std::numeric_limits<Weight>::max()))
-    in.fail("weight " + quote(token) + " does not fit 32 bits");
-  return static_cast<Weight>(rounded);
-}
-
 void check_claimed(const LineReader& in, uint64_t claimed, uint64_t min_bytes,
                    std::string_view what, uint64_t limit) {
   // n items of >= min_bytes each, the last possibly without its newline.
-  const uint64_t size = in.file_size();
+  const uint64_t size = in.size_bound();
   const uint64_t fits =
       size == std::numeric_limits<uint64_t>::max() ? size : (size + 1) / min_bytes;
-  if (claimed > fits)
-    in.fail("header claims " + std::to_string(claimed) + " " + std::string(what) +
-            " but a file of " + std::to_string(size) + " bytes holds at most " +
-            std::to_string(fits));
+  if (claimed > fits) {
+    const std::string file = in.compression() == io::Compression::none
+                                 ? "a file of " + std::to_string(size) + " bytes"
+                                 : "a " + std::string(io::compression_name(in.compression())) +
+                                       " file of " + std::to_string(in.file_size()) +
+                                       " bytes (at most " + std::to_string(size) + " decompressed)";
+    in.fail("header claims " + std::to_string(claimed) + " " + std::string(what) + " but " + file +
+            " holds at most " + std::to_string(fits));
+  }
   if (claimed > limit)
     in.fail("header claims " + std::to_string(claimed) + " " + std::string(what) +
             ", above the limit of " + std::to_string(limit));
 }
 
-void describe(EdgeList& list, const std::string& path, std::string_view format) {
-  list.name = std::filesystem::path(path).stem().string();
-  list.source = path + " (" + std::string(format) + ")";
+uint64_t reservable(const LineReader& in, uint64_t claimed) {
+  // Without a bound from the file size a header is only checked against the
+  // limits, which may be far above what the file holds: grow instead.
+  constexpr uint64_t kUncheckedReserve = uint64_t{1} << 20;
+  return in.size_bound() == std::numeric_limits<uint64_t>::max()
+             ? std::min(claimed, kUncheckedReserve)
+             : claimed;
+}
+
+void describe(EdgeList& list, const LineReader& in, std::string_view format) {
+  const std::string path = in.path();
+  list.name = std::filesystem::path(io::strip_compression_suffix(path)).stem().string();
+  const std::string_view zip = io::compression_name(in.compression());
+  list.source =
+      path + " (" + std::string(format) + (zip.empty() ? "" : ", " + std::string(zip)) + ")";
 }
 
 } // namespace tlmgpu::graph::detail

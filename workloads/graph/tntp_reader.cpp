@@ -1,12 +1,15 @@
 // TNTP network reader (bstabler/TransportationNetworks `*_net.tntp`).
 //
-// The weight is the `length` column, not free_flow_time: lengths are integral
-// in the common networks (Anaheim: feet) while free-flow times are fractional
-// minutes that integer rounding would destroy. Zone nodes (ids below
+// The weight is the `length` column, not free_flow_time, as the distance a
+// shortest path should minimise. Lengths are integral feet in some networks
+// (Anaheim) and fractional miles in others; the weight policy keeps the
+// latter as fixed point (x1000 by default), so no positive length becomes 0
+// (which made SSSP answer distance 0 for thousands of vertices). Zone nodes (ids below
 // <FIRST THRU NODE>) are centroids in traffic assignment; graph kernels treat
 // them as ordinary vertices and the value is only recorded in `source`.
 #include "workloads/graph/readers.hpp"
 #include "workloads/graph/text_input.hpp"
+#include "workloads/graph/weight_reader.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -56,8 +59,9 @@ CsrGraph read_tntp(const std::string& path, const GraphBuildOptions& options) {
   check_limits(options);
   LineReader in(path);
   EdgeList list;
-  describe(list, path, "TNTP");
-  list.weighted = true;
+  describe(list, in, "TNTP");
+  WeightReader weights(options.weights);
+  list.weighted = weights.keeps();
 
   std::vector<std::string_view> f;
   std::string_view line;
@@ -89,7 +93,7 @@ CsrGraph read_tntp(const std::string& path, const GraphBuildOptions& options) {
   check_claimed(in, *links, 10, "links", options.max_edges);
   const uint64_t metadata_end = in.line_number();
   list.num_vertices = *nodes;
-  list.edges.reserve(*links);
+  list.edges.reserve(reservable(in, *links));
   if (!first_thru.empty()) list.source += ", first thru node " + first_thru;
 
   Columns columns;
@@ -113,13 +117,14 @@ CsrGraph read_tntp(const std::string& path, const GraphBuildOptions& options) {
               std::to_string(columns.needed()));
     if (list.edges.size() >= *links)
       in.fail("more than the " + std::to_string(*links) + " links declared in the metadata");
-    list.edges.push_back({parse_vertex_1based(in, f[columns.init], *nodes),
-                          parse_vertex_1based(in, f[columns.term], *nodes),
-                          parse_real_weight(in, f[columns.length])});
+    const VertexId u = parse_vertex_1based(in, f[columns.init], *nodes);
+    const VertexId v = parse_vertex_1based(in, f[columns.term], *nodes);
+    list.edges.push_back({u, v, weights.read(in, f[columns.length], list.edges)});
   }
   if (list.edges.size() < *links)
     in.fail("truncated: " + std::to_string(list.edges.size()) + " of the " +
             std::to_string(*links) + " links declared before line " + std::to_string(metadata_end));
+  weights.finish(list);
   return build_csr(std::move(list), options);
 }
 

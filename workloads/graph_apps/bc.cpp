@@ -216,8 +216,8 @@ protected:
     }
     for (uint32_t v = 0; v < n; ++v)
       if (!(std::abs(double(bc_[v]) - ref[v]) <= kRelTol * std::max(std::abs(ref[v]), 1.0)))
-        return "bc of vertex " + std::to_string(vertex_label(v)) + ": device " + fmt(bc_[v]) +
-               ", CPU reference " + std::to_string(ref[v]) + " (relative tolerance 1e-4)";
+        return "bc of vertex " + vertex_label(v) + ": device " + fmt(bc_[v]) + ", CPU reference " +
+               std::to_string(ref[v]) + " (relative tolerance 1e-4)";
     return "";
   }
 
@@ -235,7 +235,11 @@ protected:
   }
 
   std::string extra_summary() const override {
-    return ", " + std::to_string(sources_.size()) + " sources";
+    constexpr size_t kShown = 8;
+    std::string s = ", " + std::to_string(sources_.size()) + " sources (";
+    for (size_t i = 0; i < sources_.size() && i < kShown; ++i)
+      s += (i ? " " : "") + vertex_label(sources_[i]);
+    return s + (sources_.size() > kShown ? " ...)" : ")");
   }
 
 private:

@@ -61,9 +61,7 @@ std::vector<uint32_t> cpu_bfs(const graph::CsrGraph& g, uint32_t source) {
 
 class Bfs : public GraphApp {
 public:
-  explicit Bfs(const WorkloadArgs& a) : GraphApp("bfs", a, false) {
-    source_ = uint32_t(a.u64("source", 0, graph_.num_vertices() - 1));
-  }
+  explicit Bfs(const WorkloadArgs& a) : GraphApp("bfs", a, false) { source_ = pick_source(a); }
 
 protected:
   void run(SimContext&, HostModule& h, const DeviceCsr& g) override {
@@ -88,16 +86,15 @@ protected:
   }
   void corrupt() override { depth_[source_] ^= 1; }
   void write_result(const std::filesystem::path& f) override {
-    write_vertex_values(f,
-                        "depth (BFS hops from vertex " + std::to_string(vertex_label(source_)) +
-                            "; inf = unreachable)",
-                        [this](uint32_t v) { return fmt(depth_[v]); });
+    write_vertex_values(
+        f, "depth (BFS hops from vertex " + vertex_label(source_) + "; inf = unreachable)",
+        [this](uint32_t v) { return fmt(depth_[v]); });
   }
   std::string extra_summary() const override {
     uint64_t reached = 0;
     for (uint32_t d : depth_)
       reached += d != kInf;
-    return ", " + std::to_string(reached) + " vertices reached";
+    return source_summary(source_) + ", " + std::to_string(reached) + " vertices reached";
   }
 
 private:
@@ -110,7 +107,7 @@ private:
 WorkloadEntry bfs_workload() {
   WorkloadInfo info{"bfs",
                     "level-synchronous BFS (level array); commutative device atomicMin on depths",
-                    graph_args({{"source", "0", "source vertex (0-based CSR index)"}})};
+                    graph_args({source_arg()})};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<Bfs>(a); }};
 }
 

@@ -132,14 +132,13 @@ protected:
     for (uint32_t v = 0; v < ref.size(); ++v) {
       const uint32_t u = by_label.emplace(label_[v], v).first->second;
       if (ref[u] != ref[v])
-        return "vertices " + std::to_string(vertex_label(u)) + " and " +
-               std::to_string(vertex_label(v)) + " share device label " +
+        return "vertices " + vertex_label(u) + " and " + vertex_label(v) + " share device label " +
                std::to_string(label_[v]) + " but are not connected";
       const uint32_t c = by_comp.emplace(ref[v], v).first->second;
       if (label_[c] != label_[v])
-        return "vertices " + std::to_string(vertex_label(c)) + " and " +
-               std::to_string(vertex_label(v)) + " are connected but have device labels " +
-               std::to_string(label_[c]) + " and " + std::to_string(label_[v]);
+        return "vertices " + vertex_label(c) + " and " + vertex_label(v) +
+               " are connected but have device labels " + std::to_string(label_[c]) + " and " +
+               std::to_string(label_[v]);
     }
     components_ = by_comp.size();
     return "";

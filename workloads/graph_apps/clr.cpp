@@ -121,11 +121,11 @@ protected:
     if (color_.size() != n) return "color: device result has the wrong size";
     // 1. Validity, from the definition alone.
     for (uint32_t v = 0; v < n; ++v) {
-      if (color_[v] == 0) return "vertex " + std::to_string(vertex_label(v)) + " is uncolored";
+      if (color_[v] == 0) return "vertex " + vertex_label(v) + " is uncolored";
       for (uint32_t u : graph_.neighbors(v))
         if (color_[u] == color_[v])
-          return "edge " + std::to_string(vertex_label(v)) + "-" + std::to_string(vertex_label(u)) +
-                 ": both ends have color " + std::to_string(color_[v]);
+          return "edge " + vertex_label(v) + "-" + vertex_label(u) + ": both ends have color " +
+                 std::to_string(color_[v]);
     }
     // 2. Exactly the coloring of a CPU Jones-Plassmann replay with the same
     //    priorities (catches e.g. a vertex colored later than its round).

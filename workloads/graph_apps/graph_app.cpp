@@ -12,13 +12,30 @@ namespace tlmgpu::graph_apps {
 std::vector<WorkloadArg> graph_args(std::vector<WorkloadArg> extra) {
   std::vector<WorkloadArg> v = {
       {"input", "gen:rmat?scale=10&ef=8&seed=1",
-       "graph file (.mtx, .txt SNAP, .graph METIS, .gr DIMACS, .tntp) or gen: spec "
-       "(workloads/graph/README.md)"},
+       "graph file (Matrix Market, edge list: SNAP/KONECT/.edges/CSV, METIS .graph, DIMACS .gr, "
+       "TNTP, GML; plain, gzip, xz, bzip2 or zstd) or gen: spec (workloads/graph/README.md)"},
+      {"format", "auto",
+       graph::graph_format_choices() +
+           ": the input's format; auto = by extension, else by content"},
       {"block", "256", "threads per block (one thread per vertex)"},
-      {"max_iters", "0", "cap on kernel rounds (0 = vertices + 1); hitting it fails the check"},
+      {"max_iters", "0",
+       "cap on kernel rounds (0 = enough: vertices + 1; pagerank: its iterations); hitting it "
+       "fails the check"},
       {"corrupt", "0", "test hook: 1 = change one device result before the check (must fail)"}};
   v.insert(v.end(), extra.begin(), extra.end());
   return v;
+}
+
+WorkloadArg source_arg() {
+  return {"source", "auto",
+          "source vertex: auto = the vertex with the most out-arcs, or a 0-based CSR index"};
+}
+
+WorkloadArg weights_arg() {
+  return {"weights", "auto",
+          std::string(graph::kWeightPolicyChoices) +
+              ": file weights to integers; auto = integers exact, fractions fixed point x1000, "
+              "negatives an error (workloads/graph/README.md)"};
 }
 
 WarpTask for_each_edge(Warp& w, DeviceCsr g, Lanes<uint32_t> v, Mask m, bool with_weight,
@@ -41,15 +58,27 @@ WarpTask for_each_edge(Warp& w, DeviceCsr g, Lanes<uint32_t> v, Mask m, bool wit
   }
 }
 
-GraphApp::GraphApp(std::string name, const WorkloadArgs& a, bool undirected)
+GraphApp::GraphApp(std::string name, const WorkloadArgs& a, bool undirected, bool weighted)
     : name_(std::move(name)) {
   block_ = uint32_t(a.u64("block", 1, 1024));
   max_iters_ = a.u64("max_iters", 0, uint64_t(1) << 40);
   corrupt_ = a.u64("corrupt", 0, 1) != 0;
   const std::string input = a.str("input");
+  graph::GraphBuildOptions options = undirected ? graph::GraphBuildOptions::simple_undirected()
+                                                : graph::GraphBuildOptions::as_stored();
   try {
-    graph_ = graph::load_graph(input, undirected ? graph::GraphBuildOptions::simple_undirected()
-                                                 : graph::GraphBuildOptions::as_stored());
+    options.format = graph::parse_graph_format(a.str("format"));
+  } catch (const graph::InputOptionError& e) {
+    throw ConfigError("workload argument format: " + std::string(e.what()));
+  }
+  try {
+    options.weights = weighted ? graph::WeightPolicy::parse(a.str("weights"))
+                               : graph::WeightPolicy{graph::WeightMode::ignore};
+  } catch (const graph::InputOptionError& e) {
+    throw ConfigError("workload argument weights: " + std::string(e.what()));
+  }
+  try {
+    graph_ = graph::load_graph(input, options);
   } catch (const std::exception& e) {
     throw ConfigError("workload argument input: " + std::string(e.what()));
   }
@@ -112,12 +141,43 @@ bool GraphApp::read_flag(HostModule& h, Addr flag) {
   return h.download<uint32_t>(flag, 1)[0] != 0;
 }
 
+std::string GraphApp::vertex_label(uint32_t v) const {
+  if (graph_.vertex_names.empty())
+    return std::to_string(graph_.original_ids.empty() ? v : graph_.original_ids[v]);
+  const std::string& name = graph_.vertex_names[v];
+  // Quoted when it would not read back as one field of a "vertex value" line.
+  if (!name.empty() && name.find_first_of(" \t\"\\") == std::string::npos) return name;
+  std::string out = "\"";
+  for (char c : name)
+    out += (c == '"' || c == '\\') ? std::string{'\\', c} : std::string{c};
+  return out + "\"";
+}
+
+uint32_t GraphApp::pick_source(const WorkloadArgs& a) {
+  const uint32_t n = uint32_t(graph_.num_vertices());
+  source_auto_ = a.str("source") == "auto";
+  if (!source_auto_) return uint32_t(a.u64("source", 0, n - 1));
+  uint32_t best = 0;
+  for (uint32_t v = 1; v < n; ++v)
+    if (graph_.degree(v) > graph_.degree(best)) best = v;
+  return best;
+}
+
+std::string GraphApp::source_summary(uint32_t source) const {
+  return ", source " + vertex_label(source) +
+         (source_auto_ ? " (auto: most out-arcs, " + std::to_string(graph_.degree(source)) + ")"
+                       : "");
+}
+
 void GraphApp::write_vertex_values(const std::filesystem::path& file, const std::string& meaning,
                                    const std::function<std::string(uint32_t)>& value) const {
   std::ofstream f(file);
   f << "# " << name_ << " on " << graph_.source << "\n";
   f << "# vertex " << meaning << "\n";
-  f << "# vertex: " << (graph_.original_ids.empty() ? "0-based CSR index" : "the file's vertex id")
+  f << "# vertex: "
+    << (!graph_.vertex_names.empty()  ? "the file's vertex name"
+        : graph_.original_ids.empty() ? "0-based CSR index"
+                                      : "the file's vertex id")
     << "\n";
   for (uint32_t v = 0; v < graph_.num_vertices(); ++v)
     f << vertex_label(v) << " " << value(v) << "\n";

@@ -14,10 +14,12 @@
 //
 // Result file `<workload>.txt` in the output directory: '#' comment lines
 // (workload, graph source, what the value means), then one line per vertex
-// "vertex value". `vertex` is the file's id when the reader kept original ids
-// (SNAP edge lists, whose ids are compacted), otherwise the 0-based CSR index
-// (for 1-based formats such as .mtx and .graph: file id - 1). Unreachable
-// vertices are written as "inf". See workloads/graph_apps/README.md.
+// "vertex value". `vertex` is the file's name of the vertex when it has one
+// (edge lists with named vertices, GML labels; quoted when it holds a space),
+// else the file's id when the reader kept original ids (SNAP edge lists,
+// whose ids are compacted), otherwise the 0-based CSR index (for 1-based
+// formats such as .mtx and .graph: file id - 1). Unreachable vertices are
+// written as "inf". See workloads/graph_apps/README.md.
 #pragma once
 
 #include "tlmgpu/simt/warp.hpp"
@@ -46,8 +48,14 @@ struct DeviceCsr {
   uint32_t m = 0; // stored arcs
 };
 
-// The common arguments (input, block, max_iters, corrupt) followed by `extra`.
+// The common arguments (input, format, block, max_iters, corrupt) followed by
+// `extra`.
 std::vector<WorkloadArg> graph_args(std::vector<WorkloadArg> extra = {});
+// The `source` argument of single-source kernels (bfs, sssp); see
+// GraphApp::pick_source.
+WorkloadArg source_arg();
+// The `weights` argument of kernels that read weights (sssp).
+WorkloadArg weights_arg();
 
 // The arc lane i is visiting: src -> dst with weight (1 when unweighted), at
 // CSR position edge; degree is src's out-degree (push kernels divide by it).
@@ -76,7 +84,10 @@ class GraphApp : public Workload {
 public:
   // Loads the graph now (before any simulation), so a bad input is a
   // ConfigError naming the file and line. undirected = simple_undirected().
-  GraphApp(std::string name, const WorkloadArgs& a, bool undirected);
+  // weighted: the kernel reads weights, maps them by the `weights` argument
+  // (weights_arg()); otherwise file weights are checked to be numbers and
+  // dropped (WeightMode::ignore), so that any sign loads.
+  GraphApp(std::string name, const WorkloadArgs& a, bool undirected, bool weighted = false);
 
   void elaborate(SimContext& ctx, GpuModule& gpu) override;
   bool finished() const override;
@@ -104,9 +115,17 @@ protected:
   // vertex v's value.
   void write_vertex_values(const std::filesystem::path& file, const std::string& meaning,
                            const std::function<std::string(uint32_t)>& value) const;
-  uint64_t vertex_label(uint32_t v) const {
-    return graph_.original_ids.empty() ? v : graph_.original_ids[v];
-  }
+  // How vertex v is written in result files and messages (see above).
+  std::string vertex_label(uint32_t v) const;
+
+  // The `source` argument: a 0-based CSR index, or "auto": the vertex with
+  // the most out-arcs (the lowest index among equals). Vertex 0 may be
+  // isolated or have no out-arcs (R-MAT with Graph500's permutation: it
+  // reaches one vertex); the hub has edges whenever the graph does and, in
+  // the graphs these kernels run on, sits in the giant component.
+  uint32_t pick_source(const WorkloadArgs& a);
+  // ", source <label> (auto: most out-arcs, d)" or ", source <label>".
+  std::string source_summary(uint32_t source) const;
 
   // The first index where device and ref differ: "vertex <label>: device x,
   // CPU reference y", or "".
@@ -116,8 +135,8 @@ protected:
     if (device.size() != ref.size()) return what + ": device result has the wrong size";
     for (size_t v = 0; v < ref.size(); ++v)
       if (device[v] != ref[v])
-        return what + " of vertex " + std::to_string(vertex_label(uint32_t(v))) + ": device " +
-               fmt(device[v]) + ", CPU reference " + fmt(ref[v]);
+        return what + " of vertex " + vertex_label(uint32_t(v)) + ": device " + fmt(device[v]) +
+               ", CPU reference " + fmt(ref[v]);
     return "";
   }
   static std::string fmt(uint32_t x) { return x == kInf ? "inf" : std::to_string(x); }
@@ -127,6 +146,7 @@ protected:
   graph::CsrGraph graph_;
   uint32_t block_ = 256;
   uint64_t max_iters_ = 0; // 0 = n + 1 (enough for any level-synchronous kernel)
+  bool source_auto_ = false;
   bool corrupt_ = false;
   uint64_t iterations_ = 0; // kernel rounds the driver ran (for the summary)
   bool converged_ = true;   // false when max_iters stopped the driver

@@ -137,12 +137,12 @@ protected:
       bool member_neighbour = false;
       for (uint32_t u : graph_.neighbors(v)) {
         if (in_set_[v] && in_set_[u])
-          return "not independent: adjacent vertices " + std::to_string(vertex_label(v)) + " and " +
-                 std::to_string(vertex_label(u)) + " are both in the set";
+          return "not independent: adjacent vertices " + vertex_label(v) + " and " +
+                 vertex_label(u) + " are both in the set";
         member_neighbour = member_neighbour || in_set_[u];
       }
       if (!in_set_[v] && !member_neighbour)
-        return "not maximal: vertex " + std::to_string(vertex_label(v)) +
+        return "not maximal: vertex " + vertex_label(v) +
                " is out of the set and has no neighbour in it";
     }
     std::vector<uint32_t> order(n), ref(n, 0), blocked(n, 0);

@@ -13,6 +13,7 @@
 #include "models/host/host_module.hpp"
 #include "workloads/graph_apps/graph_app.hpp"
 
+#include <cstdio>
 #include <functional>
 #include <queue>
 
@@ -88,8 +89,8 @@ std::vector<uint64_t> cpu_dijkstra(const graph::CsrGraph& g, uint32_t source) {
 
 class Sssp : public GraphApp {
 public:
-  explicit Sssp(const WorkloadArgs& a) : GraphApp("sssp", a, false) {
-    source_ = uint32_t(a.u64("source", 0, graph_.num_vertices() - 1));
+  explicit Sssp(const WorkloadArgs& a) : GraphApp("sssp", a, false, true) {
+    source_ = pick_source(a);
   }
 
 protected:
@@ -126,12 +127,33 @@ protected:
   void corrupt() override { dist_[source_] ^= 1; }
   void write_result(const std::filesystem::path& f) override {
     write_vertex_values(f,
-                        "distance (shortest path weight from vertex " +
-                            std::to_string(vertex_label(source_)) + "; inf = unreachable)",
+                        "distance (shortest path weight from vertex " + vertex_label(source_) +
+                            weight_units() + "; inf = unreachable)",
                         [this](uint32_t v) { return fmt(dist_[v]); });
+  }
+  std::string extra_summary() const override {
+    uint64_t reached = 0;
+    for (uint32_t d : dist_)
+      reached += d != kInf;
+    std::string s = source_summary(source_) + ", " + std::to_string(reached) + " vertices reached";
+    if (graph_.weight_scale != 1) s += weight_units();
+    if (graph_.raised_weights)
+      s += ", " + std::to_string(graph_.raised_weights) + " positive weights below 1 raised to 1";
+    if (graph_.negated_weights)
+      s += ", " + std::to_string(graph_.negated_weights) + " negative weights made positive";
+    return s;
   }
 
 private:
+  // Fixed-point weights (fractional file values): distances are in the same
+  // scaled units.
+  std::string weight_units() const {
+    if (graph_.weight_scale == 1) return "";
+    char b[64];
+    std::snprintf(b, sizeof b, ", weights = file values x %g", graph_.weight_scale);
+    return b;
+  }
+
   uint32_t source_ = 0;
   std::vector<uint32_t> dist_;
 };
@@ -141,7 +163,7 @@ private:
 WorkloadEntry sssp_workload() {
   WorkloadInfo info{"sssp",
                     "Bellman-Ford SSSP (Pannotia style); commutative device atomicMin per edge",
-                    graph_args({{"source", "0", "source vertex (0-based CSR index)"}})};
+                    graph_args({source_arg(), weights_arg()})};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<Sssp>(a); }};
 }
 

@@ -1,12 +1,9 @@
 #include "workloads/ml/digits.hpp"
 
-#include <cerrno>
-#include <charconv>
-#include <cstring>
-#include <memory>
-#include <string_view>
+#include "workloads/io/input_file.hpp"
 
-#include <zlib.h>
+#include <charconv>
+#include <string_view>
 
 namespace tlmgpu::ml {
 
@@ -14,7 +11,7 @@ namespace {
 
 // A row is 65 numbers of at most two digits plus commas: about 200 bytes.
 // Anything much longer is not this file.
-constexpr int kLineBuffer = 4096;
+constexpr size_t kLineBuffer = 4096;
 constexpr size_t kColumns = kDigitsPixels + 1;
 // The real file has 1797 rows; the cap stops a bogus input from growing
 // without bound while leaving room for larger versions of the data set.
@@ -38,63 +35,46 @@ DigitsFormatError::DigitsFormatError(const std::string& file, uint64_t line,
     : std::runtime_error(format(file, line, problem)) {}
 
 DigitsData read_digits(const std::string& path) {
-  std::unique_ptr<gzFile_s, int (*)(gzFile)> in(gzopen(path.c_str(), "rb"), &gzclose);
-  if (!in) throw DigitsFormatError(path, 0, std::string("cannot open: ") + std::strerror(errno));
   DigitsData data;
-  char buffer[kLineBuffer];
   uint64_t line_no = 0;
   auto fail = [&](const std::string& problem) { throw DigitsFormatError(path, line_no, problem); };
-
-  auto check_stream = [&] {
-    int err = Z_OK;
-    const char* message = gzerror(in.get(), &err);
-    // A truncated gzip stream ends in Z_BUF_ERROR rather than a clean end of file.
-    if (err != Z_OK && err != Z_STREAM_END)
-      throw DigitsFormatError(path, line_no, std::string("decompression failed: ") + message);
-  };
-  while (gzgets(in.get(), buffer, kLineBuffer) != nullptr) {
-    ++line_no;
-    std::string_view line(buffer);
-    if (line.empty() || line.back() != '\n') {
-      // A line cut short by a damaged stream must report the damage, not its columns.
-      check_stream();
-      if (!gzeof(in.get()))
-        fail("line longer than " + std::to_string(kLineBuffer) + " bytes or holding a NUL byte");
-    } else {
-      line.remove_suffix(1);
-    }
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty()) continue; // e.g. a blank last line; it carries no row
-    if (data.rows >= kMaxRows) fail("more than " + std::to_string(kMaxRows) + " rows");
-    size_t column = 0;
-    while (true) {
-      const size_t comma = line.find(',');
-      const std::string_view field = line.substr(0, comma);
-      if (column >= kColumns) fail("more than " + std::to_string(kColumns) + " columns");
-      unsigned value = 0;
-      const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
-      if (ec != std::errc() || ptr != field.data() + field.size())
-        fail("column " + std::to_string(column + 1) + ": expected an integer, found " +
-             shown(field));
-      if (column < kDigitsPixels) {
-        if (value > kDigitsMaxPixel)
-          fail("column " + std::to_string(column + 1) + ": pixel value " + std::to_string(value) +
-               " outside 0..16");
-        data.pixels.push_back(static_cast<uint8_t>(value));
-      } else {
-        if (value >= kDigitsClasses) fail("label " + std::to_string(value) + " outside 0..9");
-        data.labels.push_back(static_cast<uint8_t>(value));
+  try {
+    io::LineReader in(path, kLineBuffer);
+    std::string_view line;
+    while (in.next(line)) {
+      line_no = in.line_number();
+      if (line.empty()) continue; // e.g. a blank last line; it carries no row
+      if (data.rows >= kMaxRows) fail("more than " + std::to_string(kMaxRows) + " rows");
+      size_t column = 0;
+      while (true) {
+        const size_t comma = line.find(',');
+        const std::string_view field = line.substr(0, comma);
+        if (column >= kColumns) fail("more than " + std::to_string(kColumns) + " columns");
+        unsigned value = 0;
+        const auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
+        if (ec != std::errc() || ptr != field.data() + field.size())
+          fail("column " + std::to_string(column + 1) + ": expected an integer, found " +
+               shown(field));
+        if (column < kDigitsPixels) {
+          if (value > kDigitsMaxPixel)
+            fail("column " + std::to_string(column + 1) + ": pixel value " + std::to_string(value) +
+                 " outside 0..16");
+          data.pixels.push_back(static_cast<uint8_t>(value));
+        } else {
+          if (value >= kDigitsClasses) fail("label " + std::to_string(value) + " outside 0..9");
+          data.labels.push_back(static_cast<uint8_t>(value));
+        }
+        ++column;
+        if (comma == std::string_view::npos) break;
+        line.remove_prefix(comma + 1);
       }
-      ++column;
-      if (comma == std::string_view::npos) break;
-      line.remove_prefix(comma + 1);
+      if (column != kColumns)
+        fail("expected " + std::to_string(kColumns) + " columns, found " + std::to_string(column));
+      ++data.rows;
     }
-    if (column != kColumns)
-      fail("expected " + std::to_string(kColumns) + " columns, found " + std::to_string(column));
-    ++data.rows;
+  } catch (const io::InputError& e) {
+    throw DigitsFormatError(path, e.line(), e.problem());
   }
-  ++line_no; // an error found at the end belongs after the last line read
-  check_stream();
   if (data.rows == 0) throw DigitsFormatError(path, 0, "no data rows");
   return data;
 }

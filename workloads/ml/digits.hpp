@@ -36,7 +36,7 @@ public:
   DigitsFormatError(const std::string& file, uint64_t line, const std::string& problem);
 };
 
-// Reads a gzip-compressed (or, through zlib's transparent mode, plain) CSV.
+// Reads the CSV, plain or compressed (gzip, xz, bzip2 or zstd: io::LineReader).
 DigitsData read_digits(const std::string& path);
 
 } // namespace tlmgpu::ml

@@ -63,7 +63,7 @@ TEST_CASE("malformed Matrix Market files", "[graph][malformed]") {
       {"negw.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 -0.5\n", 3,
        "negative weight"},
       {"intw.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 1.5\n", 3,
-       "expected weight"},
+       "expected an integer weight"},
       {"binary.mtx", kMtx + "3 3 1\n1 \x01\xff\n", 3, "\\x01\\xff"},
   };
   for (const BadCase& c : cases)
@@ -75,8 +75,9 @@ TEST_CASE("malformed SNAP edge lists", "[graph][malformed]") {
       {"empty.txt", "", 1, "no edges"},
       {"comments.txt", "# a\n# b\n", 2, "no edges"},
       {"one.txt", "1 2\n3\n", 2, "expected 2 fields like line 1"},
-      {"four.txt", "1 2 3 4\n", 1, "found 4 fields"},
-      {"nan.txt", "1 2\n1 two\n", 2, "expected vertex id, found 'two'"},
+      {"one_field.txt", "7\n", 1, "found 1 field"},
+      {"more.txt", "1 2 3 4\n1 2 3\n", 2, "expected 4 fields like line 1, found 3"},
+      {"float.txt", "1 2\n1 2.5\n", 2, "expected vertex id, found '2.5'"},
       {"negative.txt", "1 -2\n", 1, "negative vertex id"},
       {"negw.txt", "1 2 -3\n", 1, "negative weight"},
       {"bigw.txt", "1 2 4294967296\n", 1, "does not fit 32 bits"},
@@ -88,10 +89,10 @@ TEST_CASE("malformed SNAP edge lists", "[graph][malformed]") {
   TempDir dir;
   GraphBuildOptions keep;
   keep.compact_snap_ids = false;
-  CHECK_THROWS_WITH(read_snap(dir.write("big.txt", "0 1\n1 1000000000000\n"), keep),
+  CHECK_THROWS_WITH(read_edge_list(dir.write("big.txt", "0 1\n1 1000000000000\n"), keep),
                     Catch::Contains("big.txt:2: vertex id 1000000000000 exceeds the limit"));
   // With compaction the same file is a 3-vertex graph.
-  CHECK(read_snap(dir.path("big.txt"), {}).num_vertices() == 3);
+  CHECK(read_edge_list(dir.path("big.txt"), {}).num_vertices() == 3);
 }
 
 TEST_CASE("malformed METIS graphs", "[graph][malformed]") {
@@ -137,7 +138,7 @@ TEST_CASE("malformed DIMACS .gr files", "[graph][malformed]") {
       {"range.gr", "p sp 3 1\na 1 5 3\n", 2, "out of range 1..3"},
       {"negw.gr", "p sp 3 1\na 1 2 -3\n", 2, "negative weight"},
       {"short.gr", "p sp 3 1\na 1 2\n", 2, "'a u v w'"},
-      {"float.gr", "p sp 3 1\na 1 2 2.5\n", 2, "expected weight"},
+      {"float.gr", "p sp 3 1\na 1 2 2.5\n", 2, "expected an integer weight"},
   };
   for (const BadCase& c : cases)
     check_rejected(c);
@@ -165,9 +166,10 @@ TEST_CASE("malformed TNTP networks", "[graph][malformed]") {
     check_rejected(c);
 }
 
-TEST_CASE("missing files and unknown extensions", "[graph][malformed]") {
+TEST_CASE("missing files, whatever the extension", "[graph][malformed]") {
   TempDir dir;
-  for (const char* name : {"none.mtx", "none.txt", "none.graph", "none.gr", "none.tntp"}) {
+  for (const char* name :
+       {"none.mtx", "none.txt", "none.graph", "none.gr", "none.tntp", "none.gml", "out.none"}) {
     const std::string path = dir.path(name);
     CHECK_THROWS_WITH(load_graph(path, {}), path + ": cannot open: No such file or directory");
   }
@@ -180,10 +182,10 @@ TEST_CASE("limits in GraphBuildOptions apply to every reader", "[graph][malforme
   tight.max_edges = 2;
   CHECK_THROWS_WITH(read_matrix_market(dir.write("a.mtx", kMtx + "3 3 3\n1 2\n2 3\n3 1\n"), tight),
                     Catch::Contains("above the limit of 2"));
-  CHECK_THROWS_WITH(read_snap(dir.write("a.txt", "1 2\n2 3\n3 1\n"), tight),
+  CHECK_THROWS_WITH(read_edge_list(dir.write("a.txt", "1 2\n2 3\n3 1\n"), tight),
                     Catch::Contains("a.txt:3: more than 2 edges"));
   tight = {};
   tight.max_vertices = 2;
-  CHECK_THROWS_WITH(read_snap(dir.path("a.txt"), tight),
+  CHECK_THROWS_WITH(read_edge_list(dir.path("a.txt"), tight),
                     Catch::Contains("3 distinct vertex ids exceed the limit of 2"));
 }

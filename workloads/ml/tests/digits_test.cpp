@@ -1,4 +1,5 @@
 #include "workloads/graph/tests/temp_files.hpp"
+#include "workloads/io/tests/compress.hpp"
 #include "workloads/ml/digits.hpp"
 
 #include <catch2/catch.hpp>
@@ -10,6 +11,7 @@
 #include <zlib.h>
 
 using namespace tlmgpu::ml;
+using tlmgpu::test::compress;
 using tlmgpu::test::shared_data;
 using tlmgpu::test::TempDir;
 
@@ -60,9 +62,12 @@ TEST_CASE("hand-written digits files", "[ml][digits]") {
   CHECK(d.rows == 2);
   CHECK(d.labels == std::vector<uint8_t>{3, 7});
   CHECK(d.row(1)[16] == 16);
-  // zlib reads uncompressed files transparently.
-  std::ofstream(dir.path("plain.csv")) << row(4);
-  CHECK(read_digits(dir.path("plain.csv")).labels[0] == 4);
+  // Plain and every other compression, recognised by content (issue 18).
+  for (tlmgpu::io::Compression c : tlmgpu::test::kAllCompressions) {
+    INFO(tlmgpu::io::compression_name(c));
+    const DigitsData other = read_digits(dir.write("digits.csv", compress(c, row(4) + row(9))));
+    CHECK(other.labels == std::vector<uint8_t>{4, 9});
+  }
   // CRLF line ends are accepted.
   std::string crlf = row(5);
   crlf.insert(crlf.size() - 1, "\r");
