@@ -81,9 +81,10 @@ protected:
     }
     depth_ = h.download<uint32_t>(a.depth, g.n);
   }
-  std::string verify() override {
-    return first_mismatch(depth_, cpu_bfs(graph_, source_), "depth");
+  void start_reference() override {
+    reference_ = std::async(std::launch::async, [this] { return cpu_bfs(graph_, source_); });
   }
+  std::string verify() override { return first_mismatch(depth_, reference_.get(), "depth"); }
   void corrupt() override { depth_[source_] ^= 1; }
   void write_result(const std::filesystem::path& f) override {
     write_vertex_values(
@@ -100,6 +101,7 @@ protected:
 private:
   uint32_t source_ = 0;
   std::vector<uint32_t> depth_;
+  std::future<std::vector<uint32_t>> reference_;
 };
 
 } // namespace

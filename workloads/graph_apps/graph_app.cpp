@@ -99,6 +99,7 @@ void GraphApp::elaborate(SimContext& ctx, GpuModule& gpu) {
     if (graph_.has_weights()) d.weights = h.upload(graph_.weights, "weights");
     run(ctx, h, d);
   };
+  start_reference();
 }
 
 bool GraphApp::finished() const {

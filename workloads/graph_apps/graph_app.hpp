@@ -28,6 +28,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -98,6 +99,12 @@ public:
 protected:
   virtual void run(SimContext& ctx, HostModule& h, const DeviceCsr& g) = 0;
   virtual std::string verify() = 0;
+  // A CPU reference that reads only the input (the graph and the arguments)
+  // starts here, on its own thread (std::async), when the simulation is
+  // built, so that it runs beside the simulation instead of after it (issue
+  // 13); verify() waits for it. Checks that need the device's result (the
+  // validity checks of clr and mis) do not override this.
+  virtual void start_reference() {}
   virtual void corrupt() = 0;
   virtual void write_result(const std::filesystem::path& file) = 0;
   virtual std::string extra_summary() const { return ""; }
