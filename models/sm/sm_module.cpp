@@ -322,40 +322,38 @@ bool SmModule::issue_cycle(Cycle now) {
   return any;
 }
 
-Cycle SmModule::next_wakeup(Cycle now) const {
+// A cycle in which no warp issued: why (judged from the warps' state now),
+// and the next cycle something may issue (~0: only an event can wake the
+// SM). One pass over the warp slots for both.
+SmModule::Idle SmModule::idle(Cycle now) {
   Cycle next = ~Cycle{0};
-  const bool lsu = lsu_open();
-  for (const WarpSlot& w : warps_) {
-    if (!w.valid) continue;
-    if (w.exited) { // lt: it frees its slot once its writes are acknowledged
-      if (ctx_.mode == TimingMode::LT) next = std::min(next, std::max(w.writes_done, now + 1));
-      continue;
-    }
-    // A warp waiting for the LD/ST unit wakes on an acknowledgement (AT).
-    if (!lsu && is_global_memory(w.warp->pending()->kind)) continue;
-    if (!w.at_barrier && w.outstanding == 0) next = std::min(next, std::max(w.ready_at, now + 1));
-  }
-  for (Cycle b : sched_busy_until_)
-    if (b > now) next = std::min(next, b);
-  return next;
-}
-
-// Why no warp could issue, judged from the warps' state now.
-Counter& SmModule::stall_reason() {
   bool mem = false, bar = false, any = false, lsu = false;
   const bool open = lsu_open();
+  const bool lt = ctx_.mode == TimingMode::LT;
   for (const WarpSlot& w : warps_) {
     if (!w.valid) continue;
     any = true;
     mem = mem || w.outstanding > 0 || w.exited;
     bar = bar || w.at_barrier;
-    lsu = lsu || (!open && !w.exited && is_global_memory(w.warp->pending()->kind));
+    if (w.exited) { // lt: it frees its slot once its writes are acknowledged
+      if (lt) next = std::min(next, std::max(w.writes_done, now + 1));
+      continue;
+    }
+    // A warp waiting for the LD/ST unit wakes on an acknowledgement (AT).
+    if (!open && is_global_memory(w.warp->pending()->kind)) {
+      lsu = true;
+      continue;
+    }
+    if (!w.at_barrier && w.outstanding == 0) next = std::min(next, std::max(w.ready_at, now + 1));
   }
-  if (!any) return stall_idle_;
-  if (lsu) return stall_lsu_;
-  if (mem) return stall_memory_;
-  if (bar) return stall_barrier_;
-  return stall_scoreboard_;
+  for (Cycle b : sched_busy_until_)
+    if (b > now) next = std::min(next, b);
+  Counter* why = !any  ? &stall_idle_
+                 : lsu ? &stall_lsu_
+                 : mem ? &stall_memory_
+                 : bar ? &stall_barrier_
+                       : &stall_scoreboard_;
+  return {why, next};
 }
 
 void SmModule::run() {
@@ -386,9 +384,10 @@ void SmModule::run() {
       continue;
     }
     ++active_cycles_;
-    Counter* stall = issued ? nullptr : &stall_reason();
+    const Idle why = issued ? Idle{nullptr, now + 1} : idle(now);
+    Counter* stall = why.stall;
     if (stall) ++*stall;
-    const Cycle next = issued ? now + 1 : next_wakeup(now);
+    const Cycle next = why.next;
     Cycle woke = next;
     if (ctx_.mode == TimingMode::LT) {
       TLMGPU_CHECK(next != ~Cycle{0} && "LT: every warp waits for an event that cannot come");

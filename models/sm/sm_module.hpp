@@ -178,8 +178,11 @@ private:
   void on_lsu_response(Payload& t);
   void check_bounds(uint32_t slot, const WarpInstr& in) const;
   bool issue_direct(uint32_t slot, const WarpInstr& in); // false: take the path
-  Cycle next_wakeup(Cycle now) const;
-  Counter& stall_reason();
+  struct Idle {
+    Counter* stall; // why no warp issued
+    Cycle next;     // the next cycle one may (~0: only an event can wake the SM)
+  };
+  Idle idle(Cycle now);
   [[noreturn]] void fail(uint32_t slot, const std::string& what) const;
   void enter_barrier(uint32_t slot, Cycle now);
 
