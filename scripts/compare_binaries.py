@@ -90,7 +90,9 @@ def drop(node, path):
     if not isinstance(node, dict):
         return
     head, _, rest = path.partition(".")
-    if head in node and isinstance(node[head], dict) and rest:
+    if not rest:  # a single key (e.g. output_hash, new in issue 14) goes wherever it is
+        node.pop(head, None)
+    elif head in node and isinstance(node[head], dict):
         sub = node[head]
         if "." not in rest:
             sub.pop(rest, None)
@@ -126,7 +128,8 @@ def main():
     ap.add_argument("--new-args", default="",
                     help="arguments only the new binary gets (e.g. --set k=v for a new key)")
     ap.add_argument("--drop", action="append", default=[],
-                    help="stats subtree to ignore on both sides (dotted, e.g. gpu.atomics)")
+                    help="stats subtree to ignore on both sides (dotted, e.g. gpu.atomics; "
+                         "a plain key such as output_hash is dropped at every level)")
     args = ap.parse_args()
     DROPS.extend(args.drop)
     NEW_ARGS.extend(shlex.split(args.new_args))

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "tlmgpu/address_map.hpp"
+#include "tlmgpu/jitter.hpp"
 #include "tlmgpu/params.hpp"
 #include "tlmgpu/topology.hpp"
 
@@ -57,6 +58,7 @@ struct PlatformSpec {
   AddressMapSpec address_map;
   MmioSpec mmio;
   EnergySpec energy;
+  JitterSpec jitter; // non-determinism injection, off by default (jitter.hpp)
   // Which blocks exist and how they are bound: structure, not parameters, so
   // it is not visited; config.cpp reads it (merged onto default_topology()).
   TopologySpec topology;
@@ -76,6 +78,7 @@ struct PlatformSpec {
     v.group("address_map", address_map);
     v.group("mmio", mmio);
     v.group("energy", energy);
+    v.group("jitter", jitter);
   }
   // Validates cross-block constraints and computes derived values of every block.
   void derive();

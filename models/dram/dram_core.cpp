@@ -174,7 +174,8 @@ DramAccessTiming DramChannelCore::service_in_time(uint32_t bank, uint64_t row, b
   return t;
 }
 
-size_t DramChannelCore::pick(const std::vector<PendingDram>& queue, Cycle now) const {
+size_t DramChannelCore::pick(const std::vector<PendingDram>& queue, Cycle now,
+                             JitterStream* ties) const {
   size_t oldest = queue.size(), oldest_hit = queue.size();
   for (size_t i = 0; i < queue.size(); ++i) {
     const PendingDram& r = queue[i];
@@ -185,7 +186,23 @@ size_t DramChannelCore::pick(const std::vector<PendingDram>& queue, Cycle now) c
         (oldest_hit == queue.size() || r.arrival < queue[oldest_hit].arrival))
       oldest_hit = i;
   }
-  return oldest_hit != queue.size() ? oldest_hit : oldest;
+  const size_t best = oldest_hit != queue.size() ? oldest_hit : oldest;
+  if (!ties || best == queue.size()) return best;
+  // Injected tie-break: any request the policy ranks equal to `best` (same
+  // arrival, and a row hit if `best` is one) may go instead.
+  const bool hit = best == oldest_hit;
+  auto tied = [&](const PendingDram& r) {
+    return r.arrival <= now && r.arrival == queue[best].arrival &&
+           (!hit || row_open(r.bank, r.row));
+  };
+  size_t n = 0;
+  for (const PendingDram& r : queue)
+    n += tied(r);
+  if (n < 2) return best;
+  size_t k = ties->below(n);
+  for (size_t i = 0; i < queue.size(); ++i)
+    if (tied(queue[i]) && k-- == 0) return i;
+  return best; // unreachable: k < n
 }
 
 } // namespace tlmgpu

@@ -25,6 +25,7 @@
 
 #include "models/dram/dram_spec.hpp"
 #include "tlmgpu/interval_resource.hpp"
+#include "tlmgpu/jitter.hpp"
 #include "tlmgpu/types.hpp"
 
 #include <cstddef>
@@ -81,8 +82,9 @@ public:
   // Index into `queue` of the request to serve next at `now`, or queue.size()
   // if no request has arrived yet (arrival > now). "fcfs": oldest arrival;
   // "frfcfs": oldest whose row is open in its bank, else oldest. Ties go to
-  // the lower index, so the choice is deterministic.
-  size_t pick(const std::vector<PendingDram>& queue, Cycle now) const;
+  // the lower index, so the choice is deterministic; with `ties` (jitter.ties)
+  // they go to a pick from that stream, drawn only when there is a tie.
+  size_t pick(const std::vector<PendingDram>& queue, Cycle now, JitterStream* ties = nullptr) const;
 
   // Row state as seen by the next serviced access (after all committed ones).
   bool row_open(uint32_t bank, uint64_t row) const;

@@ -27,6 +27,9 @@ DramModule::DramModule(sc_module_name n, SimContext& ctx, const DramSpec& spec, 
   // LT: the L2 slices call in an order unrelated to time (temporal
   // decoupling): banks and bus book intervals. AT's scheduler serves in order.
   core_.set_booking(ctx.mode == TimingMode::LT ? Booking::TimeOrder : Booking::CallOrder);
+  jitter_max_ = ctx.jitter.dram();
+  if (jitter_max_) latency_jitter_ = ctx.jitter_stream(name(), "latency");
+  if (ctx.jitter.tie_breaks()) ties_ = ctx.jitter_stream(name(), "ties");
   stats_.formula("row_hit_rate", "ratio", "row_hits / accesses", [this](StatView v) {
     return ratio(row_hits_.value(v), reads_.value(v) + writes_.value(v));
   });
@@ -96,6 +99,7 @@ void DramModule::b_transport(Payload& t, sc_time& delay) {
   core_.retire(clk_.now()); // nothing arrives before the kernel's time any more
   MemLocation loc = ctx_.address_map.locate(t.get_address());
   DramAccessTiming tm = core_.service(loc.bank, loc.row, t.is_write(), bursts_of(t), arrival);
+  tm.done += latency_jitter_.delay(jitter_max_); // the data path's, not the banks' time
   record(t, tm, arrival);
   delay = clk_.cycles(tm.done) - sc_time_stamp();
 }
@@ -109,7 +113,9 @@ unsigned DramModule::debug(Payload& t) {
 }
 
 void DramModule::admit() {
-  // Round-robin over the ports so one slice cannot starve the other.
+  // Round-robin over the ports so one slice cannot starve the other; with
+  // jitter.ties the first port of each admission is a pick instead.
+  if (ties_.on() && ports.size() > 1) next_port_ = unsigned(ties_.below(ports.size()));
   bool progress = true;
   while (progress && queue_.size() < spec_.queue_size) {
     progress = false;
@@ -140,11 +146,12 @@ void DramModule::schedule() {
     view_.push_back({loc.bank, loc.row, q.t->is_write(), q.arrival, 0});
   }
   next_decision_ = now + 1; // one scheduling decision per DRAM command cycle
-  size_t i = core_.pick(view_, now);
+  size_t i = core_.pick(view_, now, ties_.on() ? &ties_ : nullptr);
   Queued q = queue_[i];
   queue_.erase(queue_.begin() + long(i));
   DramAccessTiming tm =
       core_.service(view_[i].bank, view_[i].row, q.t->is_write(), bursts_of(*q.t), now);
+  tm.done += latency_jitter_.delay(jitter_max_);
   record(*q.t, tm, q.arrival);
   ports[q.port]->respond(*q.t, clk_.until(tm.done));
   admit(); // a slot freed: back-pressured ports move in; re-arms the decision

@@ -45,6 +45,10 @@ private:
   Cycle next_decision_ = 0;
   unsigned next_port_ = 0;
   TimedQueue timer_{"timer"};
+  // Injected non-determinism (jitter.*): extra latency per access, and the
+  // scheduler's and the port rotation's tie-breaks. Off: never drawn.
+  uint32_t jitter_max_ = 0;
+  JitterStream latency_jitter_, ties_;
 
   StatGroup stats_;
   Counter &reads_, &writes_, &bytes_read_, &bytes_written_, &row_hits_, &row_closed_,

@@ -47,6 +47,7 @@ GpuModule::GpuModule(sc_module_name n, SimContext& ctx)
     if (atomic_profile) sm->memory_probes.push_back(atomic_profile.get());
   }
   choose_functional_memory();
+  if (ctx.jitter.cta_dispatch()) cta_jitter_ = ctx.jitter_stream(name(), "cta_order");
   kernel_cycles_ = &stats.counter("kernel_cycles", "cycles",
                                   "core cycles from launch to the last CTA's retirement");
   kernels_ = &stats.counter("kernels", "kernels", "kernels completed");
@@ -98,9 +99,9 @@ void GpuModule::launch(KernelLaunch k) {
     throw SimError("launch of kernel '" + k.name + "' refused: " + e.what());
   }
   kernel_ = std::move(k);
-  dispatcher_ =
-      std::make_unique<CtaDispatcher>(uint32_t(kernel_.grid.count()), uint32_t(sms.size()),
-                                      occ.ctas_per_sm, p.sm.cta_placement == "deterministic");
+  dispatcher_ = std::make_unique<CtaDispatcher>(
+      uint32_t(kernel_.grid.count()), uint32_t(sms.size()), occ.ctas_per_sm,
+      p.sm.cta_placement == "deterministic", &cta_jitter_);
   for (auto& sm : sms)
     sm->begin_kernel(kernel_, device_memory);
   running_ = true;

@@ -66,6 +66,7 @@ private:
   XbarModule* xbar_ = nullptr; // for the host's access to device windows
   KernelLaunch kernel_;
   std::unique_ptr<CtaDispatcher> dispatcher_;
+  JitterStream cta_jitter_; // jitter.cta_order; off unless enabled
   bool running_ = false;
   sc_core::sc_event kernel_done_;
   sc_core::sc_time kernel_start_;

@@ -40,6 +40,7 @@ void HostModule::copy_to_device(Addr dst, const void* src, size_t n) {
 void HostModule::copy_from_device(void* dst, Addr src, size_t n) {
   check_range(src, n, "copy from device");
   gpu_.debug_read(src, static_cast<uint8_t*>(dst), n);
+  ctx_.outputs.add(dst, n); // whatever the program reads back is its output
 }
 
 void HostModule::memset(Addr dst, uint8_t value, size_t n) {

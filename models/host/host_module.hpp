@@ -22,6 +22,7 @@ public:
   Addr malloc(uint64_t bytes, const std::string& label = "");
   void free(Addr a) { gpu_.device_memory.release(a); }
   void copy_to_device(Addr dst, const void* src, size_t n);
+  // Also adds the bytes to the device's output hash (SimContext::outputs).
   void copy_from_device(void* dst, Addr src, size_t n);
   void memset(Addr dst, uint8_t value, size_t n);
   template <class T>

@@ -6,9 +6,10 @@
 namespace tlmgpu {
 
 CtaDispatcher::CtaDispatcher(uint32_t num_ctas, uint32_t num_sms, uint32_t ctas_per_sm,
-                             bool deterministic)
+                             bool deterministic, JitterStream* pick)
     : num_ctas_(num_ctas), num_sms_(num_sms), ctas_per_sm_(ctas_per_sm),
-      deterministic_(deterministic), last_sm_(num_sms ? num_sms - 1 : 0), running_(num_sms, 0) {
+      deterministic_(deterministic), pick_(deterministic || !pick || !pick->on() ? nullptr : pick),
+      last_sm_(num_sms ? num_sms - 1 : 0), running_(num_sms, 0) {
   if (num_sms == 0 || ctas_per_sm == 0)
     throw std::invalid_argument("CTA dispatcher needs at least one SM and one CTA slot per SM (" +
                                 std::to_string(num_sms) + " SMs, " + std::to_string(ctas_per_sm) +
@@ -21,6 +22,13 @@ std::optional<std::pair<uint32_t, uint32_t>> CtaDispatcher::next() {
   if (deterministic_) {
     const uint32_t s = next_cta_ % num_sms_;
     if (running_[s] < ctas_per_sm_) sm = s;
+  } else if (pick_) {
+    uint32_t free = 0;
+    for (uint32_t s = 0; s < num_sms_; ++s)
+      free += running_[s] < ctas_per_sm_;
+    uint32_t k = free > 1 ? uint32_t(pick_->below(free)) : 0; // a draw only for a real choice
+    for (uint32_t s = 0; s < num_sms_ && !sm; ++s)
+      if (running_[s] < ctas_per_sm_ && k-- == 0) sm = s;
   } else {
     for (uint32_t i = 1; i <= num_sms_ && !sm; ++i) {
       const uint32_t s = (last_sm_ + i) % num_sms_;

@@ -6,7 +6,12 @@
 // Deterministic (DAB, seed-001 3.4.5): CTA i goes only to SM i % num_sms, in
 // order, and the dispatcher waits for that SM's slot even if others are free;
 // placement then never depends on timing.
+// Injected (jitter.cta_order, dynamic only): the next CTA goes to an SM drawn
+// from `pick` among those with a free slot, standing in for the hardware
+// dispatcher state a simulator does not model; deterministic mode never draws.
 #pragma once
+
+#include "tlmgpu/jitter.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -18,8 +23,10 @@ namespace tlmgpu {
 class CtaDispatcher {
 public:
   // One dispatcher per launch: ctas_per_sm comes from occupancy() of this
-  // kernel. Throws std::invalid_argument for zero SMs or zero slots.
-  CtaDispatcher(uint32_t num_ctas, uint32_t num_sms, uint32_t ctas_per_sm, bool deterministic);
+  // kernel. Throws std::invalid_argument for zero SMs or zero slots. `pick`
+  // (may be null) outlives the dispatcher: its stream runs across launches.
+  CtaDispatcher(uint32_t num_ctas, uint32_t num_sms, uint32_t ctas_per_sm, bool deterministic,
+                JitterStream* pick = nullptr);
 
   // The next (cta, sm) to start, or nothing if every CTA is out or no slot
   // it may use is free. Call repeatedly until it returns nothing.
@@ -37,6 +44,7 @@ public:
 private:
   uint32_t num_ctas_, num_sms_, ctas_per_sm_;
   bool deterministic_;
+  JitterStream* pick_;
   uint32_t next_cta_ = 0, running_total_ = 0;
   uint32_t last_sm_; // SM that got the previous CTA (round-robin start point)
   std::vector<uint32_t> running_;

@@ -50,6 +50,30 @@ XbarModule::XbarModule(sc_module_name n, SimContext& ctx, const XbarSpec& spec, 
             .c_str(),
         2, [this, j](Payload& t) { on_reply(j, t); }, [this, j] { drain_output(j); }));
   if (ctx.net.coherence == AtomicProtocol::Hlrc) hlrc_init();
+  jitter_max_ = ctx.jitter.xbar();
+  if (jitter_max_) {
+    latency_jitter_ = ctx.jitter_stream(name(), "latency");
+    if (ctx.at()) {
+      last_request_.assign(size_t(inputs) * out_.size(), 0);
+      last_reply_.assign(size_t(inputs) * out_.size(), 0);
+    }
+  }
+  if (ctx.jitter.tie_breaks()) ties_ = ctx.jitter_stream(name(), "ties");
+}
+
+// In AT a packet never overtakes an earlier one between the same input and
+// output: the L1 and L2 rely on per-path order for a thread's program order
+// (a store and a later load of the same word). Across paths, the order at an
+// output is what the jitter changes. In LT the data moves within the call, so
+// only the time is jittered.
+Cycle XbarModule::jittered(Cycle at, std::vector<Cycle>& last, size_t path) {
+  if (!jitter_max_) return at;
+  at += latency_jitter_.delay(jitter_max_);
+  if (!last.empty()) {
+    at = std::max(at, last[path]);
+    last[path] = at;
+  }
+  return at;
 }
 
 void XbarModule::count(const GpuAccess& a) {
@@ -78,12 +102,15 @@ void XbarModule::b_transport(unsigned sm, Payload& t, sc_time& delay) {
   const Cycle now = clk_.now();
   const Cycle offered = clk_.at_or_after(sc_time_stamp() + delay);
   const Cycle at_slice =
-      core_.traverse_request(sm, slice, core_.flits(core_.request_bytes(a)), offered, now);
+      jittered(core_.traverse_request(sm, slice, core_.flits(core_.request_bytes(a)), offered, now),
+               last_request_, 0);
   req_latency_.sample(double(at_slice - offered));
   delay = clk_.cycles(at_slice) - sc_time_stamp();
   slice_ports[slice]->b_transport(t, delay);
   const Cycle back = clk_.at_or_after(sc_time_stamp() + delay);
-  const Cycle at_sm = core_.traverse_reply(slice, sm, core_.flits(core_.reply_bytes(a)), back, now);
+  const Cycle at_sm =
+      jittered(core_.traverse_reply(slice, sm, core_.flits(core_.reply_bytes(a)), back, now),
+               last_reply_, 0);
   delay = clk_.cycles(at_sm) - sc_time_stamp();
 }
 
@@ -113,7 +140,8 @@ void XbarModule::serve_input(unsigned sm) {
     count(a);
     const Cycle now = clk_.now();
     const Cycle at_slice =
-        core_.traverse_request(sm, slice, core_.flits(core_.request_bytes(a)), now);
+        jittered(core_.traverse_request(sm, slice, core_.flits(core_.request_bytes(a)), now),
+                 last_request_, size_t(sm) * out_.size() + slice);
     req_latency_.sample(double(at_slice - now));
     timer_.schedule(clk_.until(at_slice), [this, slice, &t] { deliver(slice, t); });
   }
@@ -137,6 +165,11 @@ void XbarModule::drain_output(unsigned slice) {
   if (!freed || o.blocked.empty()) return;
   std::vector<unsigned> wake;
   wake.swap(o.blocked);
+  // Blocked inputs are woken in the order they blocked; jitter.ties shuffles
+  // that order (Fisher-Yates on the stream), as a real arbiter's state would.
+  if (ties_.on())
+    for (size_t k = wake.size(); k > 1; --k)
+      std::swap(wake[k - 1], wake[ties_.below(k)]);
   size_t i = 0;
   for (; i < wake.size() && o.reserved < out_capacity_; ++i) {
     input_blocked_[wake[i]] = false;
@@ -157,7 +190,9 @@ void XbarModule::on_reply(unsigned slice, Payload& t) {
   const unsigned sm = static_cast<GpuPayload&>(t).pop_route(); // the input port it came by
   TLMGPU_CHECK(sm < sm_ports.size());
   const Cycle now = clk_.now();
-  const Cycle at_sm = core_.traverse_reply(slice, sm, core_.flits(core_.reply_bytes(a)), now);
+  const Cycle at_sm =
+      jittered(core_.traverse_reply(slice, sm, core_.flits(core_.reply_bytes(a)), now), last_reply_,
+               size_t(slice) * sm_ports.size() + sm);
   sm_ports[sm]->respond(t, clk_.until(at_sm));
 }
 

@@ -57,6 +57,9 @@ private:
   void drain_output(unsigned slice);
   void on_reply(unsigned slice, Payload& t);
   void count(const GpuAccess& a);
+  // Injected latency (jitter.xbar_cycles) on a packet arriving at `at` over
+  // path `path` of `last` (AT: per input-output pair, kept in order).
+  Cycle jittered(Cycle at, std::vector<Cycle>& last, size_t path);
 
   // The output an address goes to: its device window's port, else its slice's.
   unsigned route(Addr a) const {
@@ -73,6 +76,10 @@ private:
   std::vector<Output> out_;
   std::vector<bool> input_blocked_;
   TimedQueue timer_{"timer"};
+  // Injected non-determinism (jitter.*); off: never drawn, vectors empty.
+  uint32_t jitter_max_ = 0;
+  JitterStream latency_jitter_, ties_;
+  std::vector<Cycle> last_request_, last_reply_; // AT: latest arrival per [in][out], [out][in]
 
   StatGroup stats_;
   Counter &req_packets_, &req_flits_, &resp_packets_, &resp_flits_, &bytes_, &input_stalls_;

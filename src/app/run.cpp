@@ -72,6 +72,7 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
   stats["timing"] = std::string(to_string(o.timing));
   stats["seed"] = o.seed;
   stats["check"] = error.empty() ? "passed" : "failed";
+  stats["output_hash"] = hash_hex(ctx.outputs.value());
   stats["simulated"] = {{"cycles", cycles}, {"seconds", sc_time_stamp().to_seconds()}};
   ctx.stats.dump(stats["total"], StatView::Total, true);
   {

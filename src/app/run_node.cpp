@@ -118,6 +118,9 @@ int run_node(const RunOptions& o, std::ostream& out) {
   nlohmann::json stats, devs = nlohmann::json::array();
   std::ostringstream summary;
   bool passed = true;
+  // The node's output hash: the devices' hashes (8 bytes each, little
+  // endian) in device order, hashed as one OutputHash buffer each.
+  OutputHash node_hash;
   for (size_t i = 0; i < n; ++i) {
     const std::string name = "device_" + std::to_string(i);
     std::ostringstream s;
@@ -128,12 +131,17 @@ int run_node(const RunOptions& o, std::ostream& out) {
                     {"platform", node.gpus[i].name},
                     {"workload", names[i]},
                     {"check", error.empty() ? "passed" : "failed"},
+                    {"output_hash", hash_hex(ctxs[i]->outputs.value())},
                     {"kernels", ctxs[i]->kernels.to_json()},
                     {"metrics", compute_metrics(g, g.value("kernel_cycles", 0.0), node.gpus[i])}});
     summary << name << " (" << node.gpus[i].name << ", " << names[i] << "):\n" << s.str();
     for (size_t k = 0; k < ctxs[i]->kernels.size(); ++k)
       summary << summarize_kernel(ctxs[i]->kernels.at(k), node.gpus[i].sm.clock_mhz);
     summary << name << " check: " << (error.empty() ? "passed" : "FAILED: " + error) << "\n";
+    unsigned char le[8];
+    for (int b = 0; b < 8; ++b)
+      le[b] = static_cast<unsigned char>(ctxs[i]->outputs.value() >> (8 * b));
+    node_hash.add(le, 8);
   }
   const Cycle cycles = Clock(node.gpus[0].sm.clock_mhz).at(sc_time_stamp());
   stats["tlmgpu_version"] = TLMGPU_VERSION;
@@ -142,6 +150,7 @@ int run_node(const RunOptions& o, std::ostream& out) {
   stats["timing"] = std::string(to_string(o.timing));
   stats["seed"] = o.seed;
   stats["check"] = passed ? "passed" : "failed";
+  stats["output_hash"] = hash_hex(node_hash.value());
   stats["simulated"] = {{"cycles", cycles}, {"seconds", sc_time_stamp().to_seconds()}};
   stats["devices"] = devs;
   run.stats.dump(stats["total"], StatView::Total, true);

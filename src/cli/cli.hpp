@@ -25,9 +25,10 @@ int cmd_run(const Args& args);
 int cmd_list(const Args& args);
 int cmd_describe(const Args& args);
 int cmd_config(const Args& args);
-int cmd_topology(const Args& args); // blocks.cpp
-int cmd_sweep(const Args& args);    // sweep.cpp
-int cmd_report(const Args& args);   // sweep.cpp
+int cmd_topology(const Args& args);    // blocks.cpp
+int cmd_sweep(const Args& args);       // sweep.cpp
+int cmd_report(const Args& args);      // sweep.cpp
+int cmd_determinism(const Args& args); // determinism.cpp
 
 // Shared by the commands (commands.cpp). parse: `args` against `desc`; false
 // when --help was printed instead. resolve_platform: a path as given, or a

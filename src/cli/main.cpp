@@ -34,6 +34,9 @@ const Command kCommands[] = {
     {"topology", cmd_topology, "print a platform's blocks and bindings (text or Graphviz DOT)"},
     {"sweep", cmd_sweep, "run an experiment matrix from a JSON spec (docs/sweeps.md)"},
     {"report", cmd_report, "write an HTML report (LAB-paper-style plots) of a sweep"},
+    {"determinism", cmd_determinism,
+     "run seeds 1..N and count distinct output hashes (with jitter.enable: injected "
+     "non-determinism)"},
 };
 
 void usage(std::ostream& os) {

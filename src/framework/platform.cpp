@@ -76,6 +76,7 @@ const std::vector<Block>& blocks() {
       {"address_map", [] { return describe_rows<AddressMapSpec>("address_map"); }},
       {"mmio", [] { return describe_rows<MmioSpec>("mmio"); }},
       {"energy", [] { return describe_rows<EnergySpec>("energy"); }},
+      {"jitter", [] { return describe_rows<JitterSpec>("jitter"); }},
   };
   return list;
 }
@@ -102,6 +103,7 @@ void PlatformSpec::derive() {
   dram.derive();
   address_map.derive();
   lab.derive();
+  jitter.derive();
 
   if (l1.carveout == "fixed") {
     const uint64_t sram = uint64_t(l1.bytes) + shared_mem.bytes;

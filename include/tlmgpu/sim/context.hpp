@@ -4,6 +4,8 @@
 
 #include "tlmgpu/address_map.hpp"
 #include "tlmgpu/backing_store.hpp"
+#include "tlmgpu/hash.hpp"
+#include "tlmgpu/jitter.hpp"
 #include "tlmgpu/kernel_records.hpp"
 #include "tlmgpu/metrics.hpp"
 #include "tlmgpu/platform.hpp"
@@ -61,13 +63,13 @@ public:
   // A run of one device: stats hang from the root (stats.json as ever).
   SimContext(const PlatformSpec& p, TimingMode mode, uint64_t seed)
       : owned_run_(std::make_unique<RunContext>(mode, seed)), run(*owned_run_), platform(p),
-        mode(mode), seed(seed), net(network_format(p)), address_map(map_of(p)), pool(run.pool),
-        stats(run.stats) {}
+        mode(mode), seed(seed), net(network_format(p)), jitter(p.jitter), address_map(map_of(p)),
+        pool(run.pool), stats(run.stats) {}
   // Device `device` of a node: its stats go under `device_stats` (a group of
   // the run's root), its kernels' epochs open and close there only.
   SimContext(RunContext& r, const PlatformSpec& p, uint32_t device, StatGroup& device_stats)
       : run(r), platform(p), mode(r.mode), seed(r.seed), device(device), net(network_format(p)),
-        address_map(map_of(p)), pool(r.pool), stats(device_stats) {}
+        jitter(p.jitter), address_map(map_of(p)), pool(r.pool), stats(device_stats) {}
 
   RunContext& run;
   const PlatformSpec platform;
@@ -77,11 +79,22 @@ public:
   // Blocks read only their own spec (handed by the builder's factory) and
   // this; `platform` is for the builder, the runner and workloads.
   const NetworkFormat net;
+  // Non-determinism injection (tlmgpu/jitter.hpp): which sources are on,
+  // read by the blocks that have them like `net`. A source's stream comes
+  // from jitter_stream(), keyed by the block's full name and the source's.
+  const JitterSpec jitter;
+  JitterStream jitter_stream(std::string_view block, std::string_view source) const {
+    return JitterStream(seed, "device " + std::to_string(device) + "/" + std::string(block) + "/" +
+                                  std::string(source));
+  }
   AddressMap address_map;
   BackingStore memory;
   PayloadPool& pool;
   StatGroup& stats;    // this device's stats (the root for a one-device run)
   std::string out_dir; // where workloads write their result files
+  // Every buffer the host program copied back (HostModule::copy_from_device):
+  // stats.json's output_hash, the run's fingerprint for determinism checks.
+  OutputHash outputs;
 
   // Per-kernel sections (stats.json "kernels": name, cycles, metrics): each
   // kernel end takes the epoch view of this device's stats, then closes

@@ -207,6 +207,38 @@ TEST_CASE("dram core: scheduler choice", "[dram]") {
   CHECK(frfcfs.pick(same_age, 50) == 0);
 }
 
+TEST_CASE("dram core: injected tie-breaks choose only among equals", "[dram][jitter]") {
+  DramChannelCore c(titanv());
+  c.service(0, 7, false, 1, 0); // row 7 open in bank 0
+  const std::vector<PendingDram> q = {
+      {1, 3, false, 10, 0}, // miss
+      {0, 7, false, 20, 1}, // hits of equal age: any of the three may go
+      {0, 7, true, 20, 2},  //
+      {0, 7, false, 20, 3}, //
+      {0, 7, false, 30, 4}, // younger hit
+  };
+  JitterStream ties(1, "dram/ties");
+  std::vector<int> chosen(q.size(), 0);
+  for (int i = 0; i < 300; ++i)
+    ++chosen[c.pick(q, 50, &ties)];
+  CHECK(chosen[0] == 0);
+  CHECK(chosen[4] == 0);
+  for (size_t i = 1; i <= 3; ++i)
+    CHECK(chosen[i] > 50); // about 100 each
+  // Without a tie nothing is drawn: the stream is where it was.
+  const std::vector<PendingDram> clear = {{1, 3, false, 10, 0}, {0, 7, false, 20, 1}};
+  JitterStream untouched(1, "dram/ties"), reference(1, "dram/ties");
+  CHECK(c.pick(clear, 50, &untouched) == 1);
+  CHECK(untouched.next() == reference.next());
+  // Among misses only (no open row hit), the oldest arrivals tie.
+  const std::vector<PendingDram> misses = {{1, 1, false, 4, 1}, {2, 2, false, 4, 2}};
+  std::vector<int> m(2, 0);
+  for (int i = 0; i < 100; ++i)
+    ++m[c.pick(misses, 50, &ties)];
+  CHECK(m[0] > 20);
+  CHECK(m[1] > 20);
+}
+
 TEST_CASE("dram core: counters", "[dram]") {
   DramChannelCore c(titanv());
   c.service(0, 1, false, 1, 0);   // closed

@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 using namespace tlmgpu;
 
@@ -86,4 +87,36 @@ TEST_CASE("cta dispatcher: zero CTAs is done at once; bad shapes are errors", "[
   CHECK_FALSE(d.next());
   CHECK_THROWS_AS(CtaDispatcher(4, 0, 1, false), std::invalid_argument);
   CHECK_THROWS_AS(CtaDispatcher(4, 2, 0, true), std::invalid_argument);
+}
+
+TEST_CASE("cta dispatcher: injected order picks among free SMs only, deterministic ignores it",
+          "[cta][jitter]") {
+  // One stream across launches, as the GPU keeps it: every SM gets the first
+  // CTA of some launches, and no SM ever gets more CTAs than its slots.
+  JitterStream pick(5, "gpu/cta_order");
+  std::vector<int> first(4, 0);
+  for (int launch = 0; launch < 200; ++launch) {
+    CtaDispatcher d(9, 4, 2, false, &pick);
+    std::vector<uint32_t> per(4, 0);
+    for (uint32_t i = 0; i < 8; ++i) {
+      auto p = d.next();
+      REQUIRE(p);
+      CHECK(p->first == i);
+      ++per[p->second];
+      if (i == 0) ++first[p->second];
+    }
+    CHECK_FALSE(d.next()); // every slot taken
+    for (uint32_t c : per)
+      CHECK(c == 2);
+    d.retire(2);
+    CHECK(d.next() == P{8, 2}); // the only free slot
+  }
+  for (int f : first)
+    CHECK(f > 20); // about 50 each; round robin or lowest-free would give 200 to one SM
+
+  JitterStream unused(5, "gpu/cta_order"), reference(5, "gpu/cta_order");
+  CtaDispatcher det(12, 4, 1, true, &unused);
+  for (uint32_t i = 0; i < 4; ++i)
+    CHECK(det.next() == P{i, i});
+  CHECK(unused.next() == reference.next()); // deterministic placement drew nothing
 }
