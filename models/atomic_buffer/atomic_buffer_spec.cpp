@@ -2,20 +2,10 @@
 
 #include "tlmgpu/types.hpp"
 
+#include <bit>
 #include <string>
 
 namespace tlmgpu {
-
-namespace {
-
-std::string str(uint64_t v) {
-  return std::to_string(v);
-}
-bool pow2(uint64_t v) {
-  return v != 0 && (v & (v - 1)) == 0;
-}
-
-} // namespace
 
 void AtomicBufferSpec::derive() {
   if (level != "none" && level != "warp" && level != "scheduler")
@@ -25,14 +15,16 @@ void AtomicBufferSpec::derive() {
   // All-or-nothing insertion (notes §3.1 [R]): a full warp of distinct
   // addresses must fit an empty buffer, or that warp could never issue.
   if (entries < kMaxLanes)
-    throw ConfigError("dab.entries (" + str(entries) + ") must be at least the warp size (" +
-                      str(kMaxLanes) + "), or a warp of distinct addresses can never issue");
-  if (!pow2(sector_bytes) || sector_bytes < 8)
-    throw ConfigError("dab.sector_bytes (" + str(sector_bytes) +
+    throw ConfigError("dab.entries (" + std::to_string(entries) +
+                      ") must be at least the warp size (" + std::to_string(kMaxLanes) +
+                      "), or a warp of distinct addresses can never issue");
+  if (!std::has_single_bit(sector_bytes) || sector_bytes < 8)
+    throw ConfigError("dab.sector_bytes (" + std::to_string(sector_bytes) +
                       ") must be a power of two of at least 8 (one 64-bit word)");
   if (offset_flush && offset_index >= entries)
-    throw ConfigError("dab.offset_index (" + str(offset_index) + ") must be below dab.entries (" +
-                      str(entries) + ") when dab.offset_flush is true");
+    throw ConfigError("dab.offset_index (" + std::to_string(offset_index) +
+                      ") must be below dab.entries (" + std::to_string(entries) +
+                      ") when dab.offset_flush is true");
   // The limit-study variants relax one another in the paper's order
   // (§3.10): NR, then NR-OF, then NR-CIF. Reordering overlapping or
   // cluster-independent flushes is what the paper calls intractable.

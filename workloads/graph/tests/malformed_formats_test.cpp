@@ -2,6 +2,7 @@
 // lists, KONECT, compressed input): each ends in one GraphFormatError
 // "<file>:<line>: <problem>" naming the right line, as in malformed_test.cpp.
 #include "workloads/graph/readers.hpp"
+#include "workloads/graph/tests/bad_case.hpp"
 #include "workloads/graph/tests/temp_files.hpp"
 #include "workloads/io/tests/compress.hpp"
 
@@ -9,18 +10,14 @@
 
 using namespace tlmgpu::graph;
 using tlmgpu::io::Compression;
+using tlmgpu::test::BadCase;
+using tlmgpu::test::check_rejected;
 using tlmgpu::test::compress;
 using tlmgpu::test::TempDir;
 
 namespace {
 
-struct BadCase {
-  const char* file;
-  std::string content;
-  uint64_t line;
-  const char* problem;
-};
-
+// The error loading `path` gives (a test failure if it loads).
 GraphFormatError rejected(const std::string& path) {
   try {
     load_graph(path, {});
@@ -29,19 +26,6 @@ GraphFormatError rejected(const std::string& path) {
   }
   FAIL("accepted " << path);
   throw;
-}
-
-void check_rejected(const BadCase& c) {
-  TempDir dir;
-  const std::string path = dir.write(c.file, c.content);
-  INFO("file " << c.file << " content:\n" << c.content);
-  const GraphFormatError e = rejected(path);
-  const std::string what = e.what();
-  INFO("message: " << what);
-  CHECK(what.find('\n') == std::string::npos);
-  CHECK(what.rfind(path + ":" + std::to_string(c.line) + ": ", 0) == 0);
-  CHECK(e.line() == c.line);
-  CHECK(e.problem().find(c.problem) != std::string::npos);
 }
 
 } // namespace

@@ -2,38 +2,17 @@
 // <problem>" naming the right line, never a crash or a huge allocation (the
 // 10^12 headers would need terabytes if anything trusted them).
 #include "workloads/graph/readers.hpp"
+#include "workloads/graph/tests/bad_case.hpp"
 #include "workloads/graph/tests/temp_files.hpp"
 
 #include <catch2/catch.hpp>
 
 using namespace tlmgpu::graph;
+using tlmgpu::test::BadCase;
+using tlmgpu::test::check_rejected;
 using tlmgpu::test::TempDir;
 
 namespace {
-
-struct BadCase {
-  const char* file; // the extension picks the reader through load_graph
-  std::string content;
-  uint64_t line;       // expected line in the message
-  const char* problem; // expected substring of the problem
-};
-
-void check_rejected(const BadCase& c) {
-  TempDir dir;
-  const std::string path = dir.write(c.file, c.content);
-  INFO("file " << c.file << " content:\n" << c.content);
-  try {
-    load_graph(path, {});
-    FAIL("accepted");
-  } catch (const GraphFormatError& e) {
-    const std::string what = e.what();
-    INFO("message: " << what);
-    CHECK(what.find('\n') == std::string::npos);
-    CHECK(what.rfind(path + ":" + std::to_string(c.line) + ": ", 0) == 0);
-    CHECK(e.line() == c.line);
-    CHECK(e.problem().find(c.problem) != std::string::npos);
-  }
-}
 
 const std::string kMtx = "%%MatrixMarket matrix coordinate pattern general\n";
 const std::string kMeta = "<NUMBER OF NODES> 3\n<NUMBER OF LINKS> 2\n<END OF METADATA>\n";
