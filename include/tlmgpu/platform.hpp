@@ -7,6 +7,7 @@
 #include "tlmgpu/params.hpp"
 #include "tlmgpu/topology.hpp"
 
+#include "../../models/atomic_buffer/atomic_buffer_spec.hpp"
 #include "../../models/dram/dram_spec.hpp"
 #include "../../models/energy/energy_spec.hpp"
 #include "../../models/l1/l1_spec.hpp"
@@ -51,6 +52,7 @@ struct PlatformSpec {
   SmSpec sm;
   L1Spec l1;
   LabSpec lab;
+  AtomicBufferSpec dab; // deterministic atomic buffering (models/atomic_buffer)
   SharedMemSpec shared_mem;
   XbarSpec xbar;
   L2Spec l2;
@@ -71,6 +73,7 @@ struct PlatformSpec {
     v.group("sm", sm);
     v.group("l1", l1);
     v.group("lab", lab);
+    v.group("dab", dab);
     v.group("shared_mem", shared_mem);
     v.group("xbar", xbar);
     v.group("l2", l2);

@@ -128,6 +128,9 @@ public:
   StatGroup& operator=(const StatGroup&) = delete;
   ~StatGroup();
 
+  // Declaring a counter the group already has returns that counter: several
+  // instances of a part that report into one group (an SM's DAB buffers)
+  // add up instead of listing the name twice.
   Counter& counter(const std::string& name, const std::string& unit, const std::string& desc);
   Average& average(const std::string& name, const std::string& unit, const std::string& desc);
   Histogram& histogram(const std::string& name, const std::string& unit, const std::string& desc,

@@ -85,6 +85,10 @@ struct GpuAccess {
   uint32_t src_cta = 0;
   uint64_t txn_id = 0;
   uint64_t parent_id = 0;
+  // 0, or a sequence tag its sender gave it so that a block further down can
+  // put such requests in a fixed order whatever the network did (DAB flush
+  // packets: epoch << 32 | sequence number towards their L2 slice).
+  uint64_t order_tag = 0;
   uint8_t num_lanes = 0;
   std::array<LaneOp, kMaxLanes> lanes{};
   // Set by the block that serviced the access, for stats and tests.

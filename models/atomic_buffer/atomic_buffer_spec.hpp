@@ -1,7 +1,7 @@
 // Deterministic atomic buffering (DAB) parameters, read under the `dab.`
 // group (Chou et al., "Deterministic Atomic Buffering", MICRO 2020, §IV;
 // engineering notes seed-001 §3.1-3.3, §3.5-3.7, §3.10, §5.3, §10.3).
-// See README.md for the model. Not registered in platform.hpp yet.
+// See README.md for the model.
 #pragma once
 
 #include "tlmgpu/params.hpp"
@@ -17,10 +17,11 @@ namespace tlmgpu {
 constexpr uint32_t kDabEntryBytes = 9;
 
 struct AtomicBufferSpec {
-  uint32_t entries = 0, sector_bytes = 0, offset_index = 0;
+  uint32_t entries = 0, sector_bytes = 0, offset_index = 0, flush_start_cycles = 0,
+           insert_cycles = 0;
   bool fusion = false, flush_coalescing = false, offset_flush = false, reorder = false,
        allow_overlap = false;
-  std::string level, flush_granularity;
+  std::string level, flush_granularity, order;
 
   template <class V>
   void visit(V& v) {
@@ -31,6 +32,17 @@ struct AtomicBufferSpec {
             "entries per buffer; at least the warp size (32) so that one warp instruction "
             "always fits. The paper evaluates 32/64/128/256 (scheduler level, headline 64) "
             "and 32 per warp (warp level)");
+    v.choice(order, "order", "gwat", {"gwat", "none"},
+             "order of the ordered instructions (reds, value-returning atomics, device "
+             "fences) of the warps sharing a buffer: gwat = a token passed in logical warp "
+             "order (Greedy-With-Atomic-Token, §V-D; GTAR gives the same sequence); none = "
+             "whatever the warp scheduler issues first (not deterministic with scheduler-level "
+             "buffers: a negative control; warp-level buffers need no order)");
+    v.param(insert_cycles, "insert_cycles", 1, Range{1, 1000}, "cycles",
+            "cycles a red taken into a buffer occupies its warp (an ALU-like operation, P21)");
+    v.param(flush_start_cycles, "flush_start_cycles", 20, Range{0, 100000}, "cycles",
+            "from the last buffer becoming READY to the SMs starting to inject: the GPU-wide "
+            "AND-reduction and the flush broadcast with its pre-flush messages (notes §5.3)");
     v.param(fusion, "fusion", true, Range{}, "",
             "atomic fusion (AF, §IV-E): a red to an address whose latest entry has the same "
             "op and type is merged into it (add, sub, min, max, and, or, xor)");

@@ -4,6 +4,8 @@
 // modules never read ctx.platform (tests/cli/layers.sh checks).
 #include "models/gpu/gpu_blocks.hpp"
 
+#include "models/atomic_buffer/dab_module.hpp"
+#include "models/atomic_buffer/dab_reorder_module.hpp"
 #include "models/dram/dram_module.hpp"
 #include "models/l2/l2_module.hpp"
 #include "models/lab/lab_module.hpp"
@@ -143,6 +145,8 @@ void register_gpu_blocks() {
     // be dropped by the linker from a static library).
     register_stage(probe_stage_type());
     register_stage(lab_stage_type());
+    register_stage(dab_stage_type());
+    register_stage(dab_reorder_stage_type());
     return true;
   }();
   (void)once;

@@ -103,7 +103,7 @@ void GpuModule::launch(KernelLaunch k) {
       uint32_t(kernel_.grid.count()), uint32_t(sms.size()), occ.ctas_per_sm,
       p.sm.cta_placement == "deterministic", &cta_jitter_);
   for (auto& sm : sms)
-    sm->begin_kernel(kernel_, device_memory);
+    sm->begin_kernel(kernel_, device_memory, occ.ctas_per_sm, uint32_t(sms.size()));
   running_ = true;
   kernel_start_ = sc_core::sc_time_stamp();
   last_retire_ = 0;
@@ -169,6 +169,9 @@ void GpuModule::synchronize() {
   for (auto& sm : sms)
     while (sm->kernel_end_pending())
       sc_core::wait(sm->kernel_end_event());
+  for (const SimContext::KernelEndWait& w : ctx_.kernel_end_waits)
+    while (w.busy())
+      sc_core::wait(*w.changed);
   if (ctx_.timed() && released_ > core_clk.now()) sc_core::wait(core_clk.until(released_));
   const Clock core(ctx_.platform.sm.clock_mhz);
   const uint64_t cycles = core.at(sc_core::sc_time_stamp()) - core.at(kernel_start_);

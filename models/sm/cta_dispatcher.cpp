@@ -9,7 +9,7 @@ CtaDispatcher::CtaDispatcher(uint32_t num_ctas, uint32_t num_sms, uint32_t ctas_
                              bool deterministic, JitterStream* pick)
     : num_ctas_(num_ctas), num_sms_(num_sms), ctas_per_sm_(ctas_per_sm),
       deterministic_(deterministic), pick_(deterministic || !pick || !pick->on() ? nullptr : pick),
-      last_sm_(num_sms ? num_sms - 1 : 0), running_(num_sms, 0) {
+      last_sm_(num_sms ? num_sms - 1 : 0), running_(num_sms, 0), started_(num_sms, 0) {
   if (num_sms == 0 || ctas_per_sm == 0)
     throw std::invalid_argument("CTA dispatcher needs at least one SM and one CTA slot per SM (" +
                                 std::to_string(num_sms) + " SMs, " + std::to_string(ctas_per_sm) +
@@ -20,8 +20,21 @@ std::optional<std::pair<uint32_t, uint32_t>> CtaDispatcher::next() {
   if (all_dispatched()) return std::nullopt;
   std::optional<uint32_t> sm;
   if (deterministic_) {
-    const uint32_t s = next_cta_ % num_sms_;
-    if (running_[s] < ctas_per_sm_) sm = s;
+    // Each SM takes its own CTAs (i % num_sms == sm) in order as its slots
+    // free, independently of the others: a full SM never holds back another
+    // SM's next CTA (DAB's batches wait for CTAs of their own SM only).
+    for (uint32_t i = 1; i <= num_sms_ && !sm; ++i) {
+      const uint32_t s = (last_sm_ + i) % num_sms_;
+      if (running_[s] < ctas_per_sm_ && next_of(s) < num_ctas_) sm = s;
+    }
+    if (!sm) return std::nullopt;
+    const uint32_t cta = next_of(*sm);
+    ++started_[*sm];
+    ++running_[*sm];
+    ++running_total_;
+    ++next_cta_;
+    last_sm_ = *sm;
+    return std::pair{cta, *sm};
   } else if (pick_) {
     uint32_t free = 0;
     for (uint32_t s = 0; s < num_sms_; ++s)

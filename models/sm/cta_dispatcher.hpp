@@ -3,9 +3,9 @@
 // Dynamic (default): the next CTA goes to the first SM with a free CTA slot,
 // searching round robin from the SM after the last one that got a CTA, so
 // placement depends on which SMs finish first (timing), as on real GPUs.
-// Deterministic (DAB, seed-001 3.4.5): CTA i goes only to SM i % num_sms, in
-// order, and the dispatcher waits for that SM's slot even if others are free;
-// placement then never depends on timing.
+// Deterministic (DAB, seed-001 3.4.5): CTA i goes only to SM i % num_sms, and
+// each SM takes its CTAs in ascending order as its slots free; placement then
+// never depends on timing (the order of dispatches across SMs may).
 // Injected (jitter.cta_order, dynamic only): the next CTA goes to an SM drawn
 // from `pick` among those with a free slot, standing in for the hardware
 // dispatcher state a simulator does not model; deterministic mode never draws.
@@ -37,7 +37,7 @@ public:
   bool all_dispatched() const { return next_cta_ == num_ctas_; }
   bool all_done() const { return all_dispatched() && running_total_ == 0; }
   uint32_t num_ctas() const { return num_ctas_; }
-  uint32_t dispatched() const { return next_cta_; }
+  uint32_t dispatched() const { return next_cta_; } // how many CTAs went out
   uint32_t resident(uint32_t sm) const { return running_.at(sm); }
   bool deterministic() const { return deterministic_; }
 
@@ -48,6 +48,9 @@ private:
   uint32_t next_cta_ = 0, running_total_ = 0;
   uint32_t last_sm_; // SM that got the previous CTA (round-robin start point)
   std::vector<uint32_t> running_;
+  std::vector<uint32_t> started_; // deterministic: CTAs each SM took so far
+  // deterministic: SM s's next CTA (s, s + num_sms, ...; num_ctas_ or more when none is left)
+  uint64_t next_of(uint32_t s) const { return s + uint64_t(started_[s]) * num_sms_; }
 };
 
 } // namespace tlmgpu

@@ -93,6 +93,7 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
   }
   for (auto& st : stages_)
     barriers_down_path_ = barriers_down_path_ || st->orders_barriers();
+  attach_gate();
 }
 
 SramClaim SmModule::sram_claim() const {
@@ -124,10 +125,15 @@ void SmModule::before_end_of_elaboration() {
   }
 }
 
-void SmModule::begin_kernel(const KernelLaunch& k, const DeviceMemory& mem) {
+void SmModule::begin_kernel(const KernelLaunch& k, const DeviceMemory& mem, uint32_t ctas_per_sm,
+                            uint32_t sms) {
   kernel_ = &k;
   mem_ = &mem;
   released_ = false;
+  if (gate_)
+    gate_->kernel_begins(GateLaunch{
+        k.grid.count(), uint32_t((k.block.count() + spec_.warp_size - 1) / spec_.warp_size),
+        ctas_per_sm, sms, id});
 }
 
 void SmModule::start_cta(uint32_t cta_linear) {
@@ -160,6 +166,7 @@ void SmModule::start_cta(uint32_t cta_linear) {
     ws.cta_slot = c;
     ws.age = next_age_++;
     ws.ready_at = now;
+    if (gate_) gate_->warp_started(GateWarp{slot, cta_linear, w});
     advance(slot); // run to the first instruction
   }
   work_.notify(SC_ZERO_TIME);
@@ -197,6 +204,7 @@ void SmModule::retire_warp(uint32_t slot) {
   CtaSlot& cta = ctas_[w.cta_slot];
   w.exited = true;
   --cta.live_warps;
+  if (gate_) gate_->warp_exited(gate_warp(slot));
   // Exited warps no longer count toward a barrier the others wait at.
   if (cta.live_warps > 0 && cta.at_barrier == cta.live_warps) arrive_barrier(slot, cur_cycle());
   // Its slot (and the CTA's resources) stay taken until the stores and reds
@@ -300,7 +308,12 @@ bool SmModule::issue_cycle(Cycle now) {
       const WarpSlot& w = warps_[slot];
       if (!w.valid || w.at_barrier || w.outstanding != 0 || w.ready_at > now) return nullptr;
       const WarpInstr* p = w.warp->pending();
-      return !p || (is_global_memory(p->kind) && !lsu_open()) ? nullptr : p;
+      if (!p) return nullptr;
+      if (gate_ && gated(w, *p)) {
+        const auto v = gate_->check(gate_warp(slot), *p, false);
+        if (v != IssueGate::Verdict::Pass) return v == IssueGate::Verdict::Wait ? nullptr : p;
+      }
+      return is_global_memory(p->kind) && !lsu_open() ? nullptr : p;
     };
     std::optional<uint32_t> pick = schedulers_[s]->sticky();
     if (!pick || !ready(*pick)) {
@@ -312,8 +325,18 @@ bool SmModule::issue_cycle(Cycle now) {
       pick = schedulers_[s]->pick(views_);
     }
     if (!pick) continue;
-    schedulers_[s]->issued(*pick);
     const WarpInstr* p = warps_[*pick].warp->pending();
+    auto verdict = IssueGate::Verdict::Pass;
+    if (gate_ && gated(warps_[*pick], *p)) {
+      verdict = gate_->check(gate_warp(*pick), *p, true);
+      if (verdict == IssueGate::Verdict::Wait) continue; // another scheduler got there first
+    }
+    schedulers_[s]->issued(*pick);
+    if (verdict == IssueGate::Verdict::Taken) {
+      take_gated(*pick, *p, now);
+      any = true;
+      continue;
+    }
     if (p->kind == WarpInstr::Kind::Compute && ctx_.timed())
       sched_busy_until_[s] = now + std::max(1u, p->count); // n instructions, one per cycle
     issue(*pick, now);
@@ -327,7 +350,7 @@ bool SmModule::issue_cycle(Cycle now) {
 // SM). One pass over the warp slots for both.
 SmModule::Idle SmModule::idle(Cycle now) {
   Cycle next = ~Cycle{0};
-  bool mem = false, bar = false, any = false, lsu = false;
+  bool mem = false, bar = false, any = false, lsu = false, gate = false;
   const bool open = lsu_open();
   const bool lt = ctx_.mode == TimingMode::LT;
   for (const WarpSlot& w : warps_) {
@@ -339,6 +362,13 @@ SmModule::Idle SmModule::idle(Cycle now) {
       if (lt) next = std::min(next, std::max(w.writes_done, now + 1));
       continue;
     }
+    // A warp the issue gate holds wakes when it opens.
+    if (gate_ && gated(w, *w.warp->pending()) &&
+        gate_->check(gate_warp(uint32_t(&w - warps_.data())), *w.warp->pending(), false) ==
+            IssueGate::Verdict::Wait) {
+      gate = true;
+      continue;
+    }
     // A warp waiting for the LD/ST unit wakes on an acknowledgement (AT).
     if (!open && is_global_memory(w.warp->pending()->kind)) {
       lsu = true;
@@ -348,11 +378,12 @@ SmModule::Idle SmModule::idle(Cycle now) {
   }
   for (Cycle b : sched_busy_until_)
     if (b > now) next = std::min(next, b);
-  Counter* why = !any  ? &stall_idle_
-                 : lsu ? &stall_lsu_
-                 : mem ? &stall_memory_
-                 : bar ? &stall_barrier_
-                       : &stall_scoreboard_;
+  Counter* why = !any   ? &stall_idle_
+                 : gate ? stall_gate_
+                 : lsu  ? &stall_lsu_
+                 : mem  ? &stall_memory_
+                 : bar  ? &stall_barrier_
+                        : &stall_scoreboard_;
   return {why, next};
 }
 
@@ -389,8 +420,20 @@ void SmModule::run() {
     if (stall) ++*stall;
     const Cycle next = why.next;
     Cycle woke = next;
+    if (ctx_.mode == TimingMode::LT && next == ~Cycle{0}) {
+      // Only an issue gate's opening can wake the SM: catch up with the
+      // kernel first (the gate may open meanwhile), then wait for it.
+      TLMGPU_CHECK(gate_ && "LT: every warp waits for an event that cannot come");
+      if (qk.get_local_time() != SC_ZERO_TIME) {
+        qk.sync();
+        continue;
+      }
+      wait(response_);
+      const Cycle woke = clk_.now();
+      if (stall && woke > now + 1) *stall += woke - now - 1, active_cycles_ += woke - now - 1;
+      continue;
+    }
     if (ctx_.mode == TimingMode::LT) {
-      TLMGPU_CHECK(next != ~Cycle{0} && "LT: every warp waits for an event that cannot come");
       qk.set(clk_.cycles(next) - sc_time_stamp());
       if (qk.need_sync()) qk.sync();
     } else {

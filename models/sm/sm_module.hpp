@@ -57,7 +57,9 @@ public:
   }
 
   // Kernel interface (GpuModule's CTA dispatcher).
-  void begin_kernel(const KernelLaunch& k, const DeviceMemory& mem);
+  // ctas_per_sm (occupancy) and sms describe the launch to an issue gate.
+  void begin_kernel(const KernelLaunch& k, const DeviceMemory& mem, uint32_t ctas_per_sm = 0,
+                    uint32_t sms = 1);
   void start_cta(uint32_t cta_linear); // caller checked occupancy
   // A CTA retired on SM `sm` at SM cycle `at` (in lt the SM's local time,
   // which may run up to a quantum ahead of the kernel's).
@@ -185,6 +187,11 @@ private:
   Idle idle(Cycle now);
   [[noreturn]] void fail(uint32_t slot, const std::string& what) const;
   void enter_barrier(uint32_t slot, Cycle now);
+  // The issue gate of the path, if a stage has one (sm_gate_module.cpp).
+  void attach_gate();
+  GateWarp gate_warp(uint32_t slot) const;
+  bool gated(const WarpSlot& w, const WarpInstr& in) const;       // does the gate decide `in` now?
+  void take_gated(uint32_t slot, const WarpInstr& in, Cycle now); // the gate performed it
 
   SimContext& ctx_;
   const SmSpec& spec_;
@@ -208,7 +215,10 @@ private:
   BackingStore* direct_ = nullptr;         // use_direct_memory
   Counter* direct_instructions_ = nullptr; // made only when direct_ is set
   bool barriers_down_path_ = false;        // a stage orders barriers (PathStage::orders_barriers)
-  bool released_ = false;                  // kernel_end_release ran in this kernel
+  IssueGate* gate_ = nullptr;              // a stage's say over issue (issue_gate.hpp)
+  Counter* gate_taken_ = nullptr;          // made only with a gate, like the next one
+  Counter* stall_gate_ = nullptr;
+  bool released_ = false; // kernel_end_release ran in this kernel
   sc_core::sc_event work_, response_;
   Cycle lsu_free_ = 0;
   Cycle lt_now_ = 0; // lt: the run loop's local cycle

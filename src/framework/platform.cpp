@@ -69,6 +69,7 @@ const std::vector<Block>& blocks() {
       {"sm", [] { return describe_rows<SmSpec>("sm"); }},
       {"l1", [] { return describe_rows<L1Spec>("l1"); }},
       {"lab", [] { return describe_rows<LabSpec>("lab"); }},
+      {"dab", [] { return describe_rows<AtomicBufferSpec>("dab"); }},
       {"shared_mem", [] { return describe_rows<SharedMemSpec>("shared_mem"); }},
       {"xbar", [] { return describe_rows<XbarSpec>("xbar"); }},
       {"l2", [] { return describe_rows<L2Spec>("l2"); }},
@@ -103,7 +104,19 @@ void PlatformSpec::derive() {
   dram.derive();
   address_map.derive();
   lab.derive();
+  dab.derive();
   jitter.derive();
+  if (dab.enabled() && sm.cta_placement != "deterministic")
+    throw ConfigError("dab.level = " + dab.level +
+                      " needs sm.cta_placement = deterministic: the warps sharing a buffer, and "
+                      "so the order of its reds, must not depend on timing");
+  if (dab.enabled() && (dab.allow_overlap || dab.flush_granularity == "cluster"))
+    throw ConfigError("dab.allow_overlap and dab.flush_granularity = cluster (DAB-NR-OF, "
+                      "DAB-NR-CIF) are not modelled by the GPU yet (their cores are); "
+                      "dab.reorder = false (DAB-NR) is");
+  if (dab.enabled() && (lab.enabled() || l1.atomic_mode != "bypass"))
+    throw ConfigError("dab.level = " + dab.level +
+                      " and a LAB or l1.atomic_mode are alternatives for reds: enable one");
 
   if (l1.carveout == "fixed") {
     const uint64_t sram = uint64_t(l1.bytes) + shared_mem.bytes;

@@ -84,6 +84,9 @@ static T& add(std::vector<std::unique_ptr<Stat>>& v, A&&... a) {
 }
 
 Counter& StatGroup::counter(const std::string& n, const std::string& u, const std::string& d) {
+  for (auto& s : stats_)
+    if (s->name() == n)
+      if (auto* c = dynamic_cast<Counter*>(s.get())) return *c;
   return add<Counter>(stats_, n, u, d);
 }
 Average& StatGroup::average(const std::string& n, const std::string& u, const std::string& d) {

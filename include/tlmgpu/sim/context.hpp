@@ -21,6 +21,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace tlmgpu {
 
@@ -130,6 +131,16 @@ public:
     if (!slot) slot = std::shared_ptr<T>(make());
     return *static_cast<T*>(slot.get());
   }
+
+  // Work a kernel must finish that is nobody's request (DAB's last flush,
+  // applied after every SM's kernel-end release): the block that owns it
+  // registers a busy test and the event that signals a change; the kernel
+  // end (GpuModule::synchronize) waits until none is busy.
+  struct KernelEndWait {
+    std::function<bool()> busy;
+    const sc_core::sc_event* changed;
+  };
+  std::vector<KernelEndWait> kernel_end_waits;
 
 private:
   static AddressMap map_of(const PlatformSpec& p) {

@@ -11,6 +11,7 @@
 // docs/writing-blocks.md says how to write one.
 #pragma once
 
+#include "tlmgpu/issue_gate.hpp"
 #include "tlmgpu/sim/context.hpp"
 #include "tlmgpu/sram_claim.hpp"
 
@@ -38,6 +39,9 @@ public:
   // SRAM this stage takes from the SM's L1 data cache (GpuModule re-splits
   // the unified SRAM per launch with it).
   virtual SramClaim sram_claim() const { return {}; }
+  // A say over which warp instructions issue (issue_gate.hpp), or none. At
+  // most one stage of a path may have one.
+  virtual IssueGate* issue_gate() { return nullptr; }
 };
 
 // A stage that forwards every call unchanged (b_transport, the 4-phase

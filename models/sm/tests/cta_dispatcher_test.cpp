@@ -42,42 +42,49 @@ TEST_CASE("cta dispatcher: round robin until every slot is full", "[cta]") {
   CHECK_THROWS_AS(d.retire(0), std::logic_error);
 }
 
-TEST_CASE("cta dispatcher: deterministic mode waits for CTA i's own SM", "[cta]") {
+TEST_CASE("cta dispatcher: deterministic mode gives CTA i to SM i % n, each SM in order", "[cta]") {
   CtaDispatcher d(7, 3, 1, true);
   CHECK(d.next() == P{0, 0});
   CHECK(d.next() == P{1, 1});
   CHECK(d.next() == P{2, 2});
   CHECK_FALSE(d.next());
   d.retire(2);
-  CHECK_FALSE(d.next()); // CTA 3 belongs to SM 0, which is busy; SM 2 stays idle
+  CHECK(d.next() == P{5, 2}); // SM 2's next CTA; a busy SM 0 does not hold it back
+  CHECK_FALSE(d.next());
   d.retire(0);
   CHECK(d.next() == P{3, 0});
-  CHECK_FALSE(d.next()); // CTA 4 -> SM 1, busy
+  CHECK_FALSE(d.next()); // CTA 4 -> SM 1, busy; SM 2 has none left
   d.retire(1);
   CHECK(d.next() == P{4, 1});
-  CHECK(d.next() == P{5, 2});
+  d.retire(0);
+  CHECK(d.next() == P{6, 0});
   CHECK_FALSE(d.next());
-  CHECK(d.dispatched() == 6);
+  CHECK(d.dispatched() == 7);
+  CHECK(d.all_dispatched());
 }
 
 TEST_CASE("cta dispatcher: placement of the deterministic mode never depends on retire order",
           "[cta]") {
-  // Two runs retire in different orders; CTA -> SM must match.
+  // Two runs retire in different orders; CTA -> SM and each SM's order must match.
   for (int order = 0; order < 2; ++order) {
     CtaDispatcher d(20, 4, 2, true);
-    uint32_t cta = 0;
+    std::vector<uint32_t> last(4, 0), got(4, 0);
+    uint32_t step = 0;
     while (!d.all_dispatched()) {
       while (auto p = d.next()) {
         CHECK(p->second == p->first % 4);
-        CHECK(p->first == cta++);
+        if (got[p->second]++) CHECK(p->first == last[p->second] + 4);
+        last[p->second] = p->first;
       }
-      const uint32_t sm = order ? 3 - (cta % 4) : cta % 4;
+      const uint32_t sm = order ? 3 - (step % 4) : step % 4;
+      ++step;
       for (uint32_t s = 0; s < 4; ++s)
         if (d.resident((sm + s) % 4)) {
           d.retire((sm + s) % 4);
           break;
         }
     }
+    CHECK(got == std::vector<uint32_t>{5, 5, 5, 5});
   }
 }
 

@@ -1,0 +1,174 @@
+// DAB's GPU-wide flush protocol (dab_flush_module.hpp).
+#include "models/atomic_buffer/dab_flush_module.hpp"
+
+#include "models/atomic_buffer/dab_module.hpp"
+#include "models/atomic_buffer/dab_reorder_module.hpp"
+#include "tlmgpu/invariant.hpp"
+
+#include <algorithm>
+
+using namespace sc_core;
+
+namespace tlmgpu {
+
+void split_for_requests(std::vector<FlushPacket>& packets) {
+  // A request carries one op and type and at most kMaxLanes lanes: a
+  // coalesced sector whose entries differ in op or type, or that holds more
+  // entries than a warp has lanes (no fusion), leaves as several packets, in
+  // entry order. Nothing to do in the common case.
+  const bool simple = std::all_of(packets.begin(), packets.end(), [](const FlushPacket& p) {
+    return p.ops.size() <= kMaxLanes && std::all_of(p.ops.begin(), p.ops.end(), [&](auto& o) {
+             return o.op == p.ops[0].op && o.type == p.ops[0].type;
+           });
+  });
+  if (simple) return;
+  std::vector<FlushPacket> out;
+  for (FlushPacket& p : packets)
+    for (size_t i = 0; i < p.ops.size(); ++i) {
+      const FlushOp& o = p.ops[i];
+      if (i == 0 || out.back().ops.size() == kMaxLanes || o.op != out.back().ops[0].op ||
+          o.type != out.back().ops[0].type) {
+        out.emplace_back();
+        out.back().sector = p.sector;
+      }
+      out.back().ops.push_back(o);
+    }
+  packets = std::move(out);
+}
+
+void flush_packet_to_payload(GpuPayload& p, const FlushPacket& f, uint32_t line_bytes) {
+  const Addr line = f.sector & ~Addr{line_bytes - 1};
+  GpuAccess a;
+  a.kind = AccessKind::Red;
+  a.op = f.ops.at(0).op;
+  a.type = f.ops[0].type;
+  a.src_sm = uint16_t(f.sm);
+  a.order_tag = (f.epoch << 32) | f.seq;
+  TLMGPU_CHECK(f.epoch != 0 && f.ops.size() <= kMaxLanes);
+  a.num_lanes = uint8_t(f.ops.size());
+  for (size_t i = 0; i < f.ops.size(); ++i) {
+    LaneOp& l = a.lanes[i];
+    l.offset = uint16_t(f.ops[i].addr - line);
+    l.lane = uint8_t(i);
+    l.operand = f.ops[i].operand;
+  }
+  a.sector_mask = 0; // set from the lanes below (the sectors the ops touch)
+  p.setup(tlm::TLM_READ_COMMAND, line, line_bytes, a);
+}
+
+FlushPacket flush_packet_of(GpuPayload& p, uint32_t partition) {
+  const GpuAccess& a = p.access();
+  FlushPacket f;
+  f.epoch = a.order_tag >> 32;
+  f.seq = uint32_t(a.order_tag);
+  f.sm = a.src_sm;
+  f.partition = partition;
+  for (unsigned i = 0; i < a.num_lanes; ++i)
+    f.ops.push_back(
+        FlushOp{p.get_address() + a.lanes[i].offset, a.op, a.type, a.lanes[i].operand, i});
+  f.sector = f.ops.empty() ? p.get_address() : f.ops[0].addr;
+  return f;
+}
+
+DabFlushControl::DabFlushControl(SimContext& ctx, const AtomicBufferSpec& spec, double clock_mhz)
+    : ctx_(ctx), spec_(spec), clk_(clock_mhz),
+      flushes_(ctx.stats.counter("dab_flushes", "flushes", "GPU-wide DAB flush epochs")),
+      flush_cycles_(ctx.stats.counter("dab_flush_cycles", "cycles",
+                                      "cycles from a flush's start to its last packet applied "
+                                      "(summed over epochs; the SMs' ordered instructions wait)")),
+      empty_rounds_(ctx.stats.counter("dab_empty_rounds", "rounds",
+                                      "times every buffer was READY but all were empty")) {
+  sc_spawn([this] { run(); }, "dab_flush_control");
+  ctx.kernel_end_waits.push_back({[this] { return busy(); }, &changed_});
+}
+
+void DabFlushControl::attach(DabModule* s) {
+  if (sms_.size() <= s->sm()) sms_.resize(s->sm() + 1, nullptr);
+  if (sms_[s->sm()]) throw ConfigError("sm.stages lists 'dab' twice (one per SM)");
+  sms_[s->sm()] = s;
+}
+
+void DabFlushControl::attach(DabReorderModule* u, uint32_t partition) {
+  if (units_.size() <= partition) units_.resize(partition + 1, nullptr);
+  if (units_[partition])
+    throw ConfigError("two dab_reorder units claim L2 slice " + std::to_string(partition));
+  units_[partition] = u;
+}
+
+bool DabFlushControl::all_ready() const {
+  return std::all_of(sms_.begin(), sms_.end(), [](DabModule* s) { return s->core().ready(); });
+}
+bool DabFlushControl::all_empty() const {
+  return std::all_of(sms_.begin(), sms_.end(), [](DabModule* s) { return s->core().empty(); });
+}
+bool DabFlushControl::busy() const {
+  return flushing_ ||
+         !std::all_of(sms_.begin(), sms_.end(), [](DabModule* s) { return s->core().settled(); });
+}
+
+void DabFlushControl::run() {
+  for (;;) {
+    wait(poke_);
+    changed_.notify(SC_ZERO_TIME); // the kernel end re-tests busy()
+    if (flushing_ || !all_ready()) continue;
+    if (all_empty()) {
+      ++empty_rounds_;
+      continue;
+    }
+    flush();
+    changed_.notify(SC_ZERO_TIME);
+    poke(); // the next epoch may be due at once
+  }
+}
+
+void DabFlushControl::flush() {
+  flushing_ = true;
+  const sc_time start = sc_time_stamp();
+  if (spec_.flush_start_cycles && ctx_.timed()) wait(clk_.cycles(spec_.flush_start_cycles));
+  // Buffers stay READY until drained (nothing can enter a READY buffer), so
+  // what each SM drains now is what it held when the last one became READY.
+  const uint64_t e = ++epoch_;
+  ++flushes_;
+  std::vector<std::vector<uint32_t>> counts(sms_.size()); // [sm][slice]
+  for (DabModule* s : sms_)
+    counts[s->sm()] = s->drain(e);
+  const uint32_t slices = ctx_.address_map.slices();
+  if (spec_.reorder || !units_.empty()) {
+    if (units_.size() != slices || std::count(units_.begin(), units_.end(), nullptr))
+      throw SimError(
+          "DAB needs a dab_reorder unit in front of every L2 slice (" + std::to_string(slices) +
+          "); the topology places " +
+          std::to_string(units_.size() - std::count(units_.begin(), units_.end(), nullptr)) +
+          " (see examples/dab/)");
+    for (uint32_t p = 0; p < slices; ++p) {
+      std::vector<uint32_t> col(sms_.size());
+      for (size_t s = 0; s < sms_.size(); ++s)
+        col[s] = counts[s][p];
+      units_[p]->preflush(e, col);
+    }
+  }
+  sc_time last = SC_ZERO_TIME;
+  for (DabModule* s : sms_)
+    last = std::max(last, s->inject(SC_ZERO_TIME));
+  if (ctx_.at()) {
+    const auto done = [&] {
+      return std::all_of(sms_.begin(), sms_.end(), [](DabModule* s) { return s->acked(); }) &&
+             std::all_of(units_.begin(), units_.end(),
+                         [&](DabReorderModule* u) { return u->applied(e); });
+    };
+    while (!done())
+      wait(poke_);
+  } else {
+    for (DabReorderModule* u : units_)
+      if (!u->applied(e))
+        throw InvariantError("DAB epoch " + std::to_string(e) + ": " + u->state() +
+                             " after every SM sent its packets");
+    if (last > SC_ZERO_TIME) wait(last);
+  }
+  flush_cycles_ += clk_.at(sc_time_stamp()) - clk_.at(start);
+  flushing_ = false;
+  for (DabModule* s : sms_)
+    s->applied(e);
+}
+
+} // namespace tlmgpu

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# DAB (issue 14, notes seed-001 §10.5): with non-determinism injected
+# (jitter.enable), the order-sensitive float reduction gives several output
+# hashes on the baseline and exactly one with DAB (GWAT-64-AF, reorder
+# units), in lt and at, while the cycle counts still differ across seeds.
+# Negative controls: without the reorder units' order (dab.reorder=false,
+# DAB-NR) or without a determinism-aware order into the shared buffers
+# (dab.order=none) the hashes differ again. Integer reds match the CPU
+# reference under DAB.
+# Usage: dab_determinism.sh <tlmgpu> <source-dir>
+set -u
+bin=$1 src=$2
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+tiny=$src/platforms/tiny.json
+dab=$src/examples/dab/tiny-dab.json
+w=(-w float-reduce --arg n=4096 --arg addresses=4 --set jitter.enable=true --jobs 2)
+
+hashes() { sed -n 's/^distinct output hashes: \([0-9]*\) over.*/\1/p' <<<"$1"; }
+spread() { sed -n 's/.*(spread \([0-9.]*\) % of the mean).*/\1/p' <<<"$1"; }
+
+out=$("$bin" determinism -p "$tiny" "${w[@]}" --seeds 6 --timing lt)
+n=$(hashes "$out")
+[ "${n:-0}" -ge 2 ] && ok || { bad "baseline lt: $n distinct hashes (want >= 2)"; echo "$out"; }
+
+for mode in lt at; do
+  seeds=8
+  [ $mode = at ] && seeds=4
+  out=$("$bin" determinism -p "$dab" "${w[@]}" --seeds $seeds --timing $mode)
+  n=$(hashes "$out")
+  [ "$n" = 1 ] && ok || { bad "DAB $mode: $n distinct hashes (want 1)"; echo "$out"; }
+  grep -q "^checks: $seeds passed$" <<<"$out" && ok || { bad "DAB $mode: checks"; echo "$out"; }
+  s=$(spread "$out")
+  [ "${s:-0.00}" != "0.00" ] && ok || bad "DAB $mode: cycles identical across seeds ($s %): is jitter on?"
+done
+
+# Negative controls, in at (lt injects the SMs' packets one SM after the
+# other, so arrival order never varies there): fusion on, 64 words.
+neg=(-w float-reduce --arg n=16384 --arg addresses=64 --set jitter.enable=true --jobs 2 --timing at)
+out=$("$bin" determinism -p "$dab" "${neg[@]}" --seeds 4)
+n=$(hashes "$out")
+[ "$n" = 1 ] && ok || { bad "DAB at, 64 words: $n distinct hashes (want 1)"; echo "$out"; }
+out=$("$bin" determinism -p "$dab" "${neg[@]}" --seeds 4 --set dab.reorder=false)
+n=$(hashes "$out")
+[ "${n:-0}" -ge 2 ] && ok || { bad "DAB-NR: $n distinct hashes (want >= 2)"; echo "$out"; }
+out=$("$bin" determinism -p "$dab" "${neg[@]}" --seeds 4 --set dab.order=none)
+n=$(hashes "$out")
+[ "${n:-0}" -ge 2 ] && ok || { bad "DAB order none: $n distinct hashes (want >= 2)"; echo "$out"; }
+
+# Integer reds under DAB equal the CPU reference (histogram checks its bins).
+for mode in functional lt at; do
+  "$bin" run -p "$dab" -w histogram --arg n=8192 --timing $mode >/dev/null 2>&1 && ok ||
+    bad "histogram on DAB ($mode) failed its check"
+done
+
+echo "dab_determinism: $pass passed, $fail failed"
+[ $fail -eq 0 ]
