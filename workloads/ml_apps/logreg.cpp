@@ -12,7 +12,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 namespace tlmgpu {
 
@@ -207,8 +206,9 @@ std::string LogregWorkload::check(SimContext& ctx, GpuModule&, std::ostream& out
       z += double(result_[j]) * x_[j * rows_ + i];
     correct += (z > 0) == (y_[i] > 0.5f);
   }
-  const auto path = std::filesystem::path(ctx.out_dir) / "logreg.txt";
-  std::ofstream f(path);
+  const auto path = ctx.result_path("logreg.txt");
+  FileWriter file = ctx.result_file("logreg.txt");
+  std::ostream& f = file.stream();
   f << "# logreg weights: digit " << target_ << " vs rest, " << rows_ << " rows, batch " << batch_
     << ", lr " << lr_ << ", " << epochs_
     << " epoch(s); features j=0..63 are pixel/16 (row-major 8x8), j=64 is the bias\n"
@@ -218,6 +218,7 @@ std::string LogregWorkload::check(SimContext& ctx, GpuModule&, std::ostream& out
     std::snprintf(line, sizeof line, "%u %.9g\n", j, double(result_[j]));
     f << line;
   }
+  file.close();
   out << "logreg: digit " << target_ << " vs rest on " << rows_ << " digits, " << steps_
       << " minibatches of " << batch_ << ", lr " << lr_ << (corrupt_ ? " (corrupt=1)" : "")
       << "; max |w - w_ref| " << max_err << " (tolerance " << tol_
