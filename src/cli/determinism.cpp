@@ -119,7 +119,7 @@ int cmd_determinism(const Args& args) {
              "input=gen, stream, bwc, random-traffic, clr, mis do; float-reduce does not).\n"
              "Exit 0 whatever the count; 1 when a run left no stats.json",
              args, desc, {}, vm))
-    return 0;
+    return kExitOk;
   const unsigned seeds = vm["seeds"].as<unsigned>();
   if (seeds == 0) throw UsageError("--seeds: must be at least 1");
   RunnerOptions ro;
@@ -210,7 +210,7 @@ int cmd_determinism(const Args& args) {
   std::cout << "\n";
   for (const SeedResult* r : missing)
     std::cout << "seed " << r->seed << ": no stats.json (" << r->error << ")\n";
-  return missing.empty() ? 0 : 1;
+  return missing.empty() ? kExitOk : kExitFailed;
 }
 
 } // namespace tlmgpu::cli

@@ -96,7 +96,7 @@ int cmd_sweep(const Args& args) {
   po::variables_map vm;
   if (!parse("sweep", "tlmgpu sweep <spec.json> --out DIR [-j N] [--dry-run] [--timeout-s S]", args,
              desc, pos, vm))
-    return 0;
+    return kExitOk;
   if (!vm.count("spec")) throw UsageError("sweep: missing spec file (see 'tlmgpu sweep --help')");
   RunnerOptions ro;
   ro.parallel = vm["jobs"].as<unsigned>();
@@ -122,7 +122,7 @@ int cmd_sweep(const Args& args) {
     }
     std::cout << points.size() << " points, " << points.size() - todo.size() << " done, "
               << todo.size() << " to run\n";
-    return 0;
+    return kExitOk;
   }
 
   std::cerr << "sweep " << spec.name << ": " << points.size() << " points, "
@@ -168,9 +168,9 @@ int cmd_sweep(const Args& args) {
   if (stopped) {
     std::cerr << "tlmgpu: sweep stopped by signal " << stopped
               << "; run the same command again to resume" << std::endl;
-    return 1;
+    return kExitFailed;
   }
-  return passed == points.size() ? 0 : 1;
+  return passed == points.size() ? kExitOk : kExitFailed;
 }
 
 int cmd_report(const Args& args) {

@@ -101,8 +101,14 @@ public:
   }
 
   void elaborate(SimContext& ctx, GpuModule& gpu) override {
-    // Read before simulating: a bad file is an error, not a half run.
-    const ml::DigitsData data = ml::read_digits(input_.substr(7));
+    // Read before simulating: a bad file is an error, not a half run, and
+    // an input error like a bad config (exit code 2), as for histogram.
+    ml::DigitsData data;
+    try {
+      data = ml::read_digits(input_.substr(7));
+    } catch (const std::exception& e) {
+      throw ConfigError(std::string("workload argument input: ") + e.what());
+    }
     rows_ = rows_limit_ ? std::min<uint64_t>(rows_limit_, data.rows) : data.rows;
     x_.assign(uint64_t(kD) * rows_, 0.0f);
     y_.resize(rows_);
