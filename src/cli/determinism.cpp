@@ -11,6 +11,8 @@
 #include "sweep_runner.hpp"
 
 #include "tlmgpu/config.hpp"
+#include "tlmgpu/json_limits.hpp"
+#include "tlmgpu/manifest.hpp"
 #include "tlmgpu/node.hpp"
 #include "workloads/workload.hpp"
 
@@ -19,7 +21,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -50,12 +51,15 @@ uint64_t kernel_cycles(const nlohmann::json& kernels) {
 SeedResult read_result(uint64_t seed, const fs::path& dir, const sweep::Outcome& o) {
   SeedResult r;
   r.seed = seed;
-  std::ifstream f(dir / "stats.json");
-  const nlohmann::json s = f ? nlohmann::json::parse(f, nullptr, false) : nlohmann::json();
-  if (s.is_object() && s.contains("output_hash")) {
+  std::string text;
+  const std::string bad = verify_manifest(dir, {"stats.json"}); // as the run wrote it
+  const nlohmann::json s = bad.empty() && read_text_file((dir / "stats.json").string(), text)
+                               ? try_parse_json(text)
+                               : nlohmann::json();
+  if (s.is_object() && s.contains("output_hash") && s["output_hash"].is_string()) {
     r.has_stats = true;
     r.hash = s["output_hash"].get<std::string>();
-    r.check = s.value("check", "");
+    r.check = s.contains("check") && s["check"].is_string() ? s["check"].get<std::string>() : "";
     r.cycles = kernel_cycles(s.value("kernels", nlohmann::json()));
     for (const auto& d : s.value("devices", nlohmann::json::array()))
       r.cycles += kernel_cycles(d.value("kernels", nlohmann::json()));
