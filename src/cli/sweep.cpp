@@ -111,6 +111,9 @@ int cmd_sweep(const Args& args) {
   const std::vector<sweep::Point> points = sweep::expand(spec);
   const fs::path out = fs::absolute(vm["out"].as<std::string>());
   const fs::path root = out / "points";
+  std::error_code ec;
+  if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+    throw OutputError("--out '" + vm["out"].as<std::string>() + "': exists and is not a directory");
 
   std::vector<std::size_t> todo;
   for (std::size_t i = 0; i < points.size(); ++i) {

@@ -3,7 +3,8 @@
 # (docs/sweeps.md, "Resuming"): a passed point whose stats.json was damaged
 # after the run is run again, not reused; `report` refuses a results.json
 # changed since the sweep wrote it, naming the file; `report --out FILE`
-# that cannot be written leaves no FILE.tmp behind.
+# that cannot be written leaves no FILE.tmp behind; `sweep --out` a file is
+# refused before anything runs.
 #
 # usage: bash tests/cli/sweep_manifest.sh <path-to-tlmgpu> <source-dir>
 set -u
@@ -55,5 +56,10 @@ rc=$?
 check "a report that cannot be written: exit 2, the file and the reason (exit $rc: $(cat "$TMP/err"))" $?
 [[ ! -e $TMP/r.html && ! -e $TMP/r.html.tmp ]]
 check "no FILE.tmp is left behind" $?
+
+# --- sweep --out an existing file: refused before anything runs ---
+touch "$TMP/file"
+expect_error "sweep --out an existing file" 2 "--out '$TMP/file': exists and is not a directory" \
+  -- sweep "$TMP/spec.json" --out "$TMP/file"
 
 finish sweep_manifest
