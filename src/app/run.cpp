@@ -1,7 +1,9 @@
 // run_simulation: elaborate the GPU and one workload, simulate, check, and
 // write stats.json + config.json. Everything the user can get wrong is
-// checked before elaboration; everything that goes wrong inside SystemC comes
-// back as one SimError line, never a report dump or an abort.
+// checked before elaboration (--out first: a run must not end in a directory
+// it cannot write); everything that goes wrong inside SystemC comes back as
+// one SimError line, never a report dump or an abort. The outputs appear
+// all at once or not at all (tlmgpu/result_dir.hpp).
 #include "tlmgpu/app/run.hpp"
 #include "run_files.hpp"
 #include "tlmgpu/app/summary.hpp"
@@ -31,6 +33,7 @@ namespace tlmgpu {
 
 int run_simulation(const RunOptions& o, std::ostream& out) {
   if (!o.node.gpus.empty()) return run_node(o, out);
+  ResultDir dir(o.out_dir);
   // Everything the user controls is validated before the kernel starts.
   const WorkloadEntry& entry = find_workload(o.workload);
   WorkloadArgs args(entry.info, o.args);
@@ -41,14 +44,14 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
   } catch (const ConfigError& e) {
     throw ConfigError(o.platform_path.empty() ? e.what() : o.platform_path + ": " + e.what());
   }
-  std::filesystem::create_directories(o.out_dir);
 
   prepare_kernel(o.platform);
   SimContext ctx(o.platform, o.timing, o.seed);
-  ctx.out_dir = o.out_dir;
-  std::unique_ptr<TraceWriter> trace = open_trace(o, o.platform);
+  ctx.out_dir = dir.staging().string();
+  ctx.result_dir = o.out_dir;
+  std::unique_ptr<TraceWriter> trace = open_trace(o, dir, o.platform);
   ctx.run.trace = trace.get();
-  std::unique_ptr<KernelLog> kernel_log = open_kernel_log(o, ctx.run);
+  std::unique_ptr<KernelLog> kernel_log = open_kernel_log(o, dir, ctx.run);
   GpuModule gpu("gpu", ctx);
   workload->elaborate(ctx, gpu);
   if (trace) gpu.attach_trace(*trace);
@@ -82,7 +85,7 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
     stats["metrics"] = compute_metrics(g, g.value("kernel_cycles", 0.0), o.platform);
   }
   // One section per kernel (epoch view), spliced in kernel by kernel.
-  write_json(std::filesystem::path(o.out_dir) / "stats.json", stats, &ctx.kernels);
+  write_json(dir, "stats.json", stats, &ctx.kernels);
   if (trace) trace->finish();
   if (kernel_log) kernel_log->finish();
 
@@ -93,12 +96,13 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
   config["workload"] = {{"name", o.workload}, {"args", args.values()}};
   config["timing"] = std::string(to_string(o.timing));
   config["seed"] = o.seed;
-  write_json(std::filesystem::path(o.out_dir) / "config.json", config);
+  write_json(dir, "config.json", config);
   // The instantiated graph (`tlmgpu topology --dot`), for the report.
-  write_text(std::filesystem::path(o.out_dir) / "topology.dot",
+  write_text(dir, "topology.dot",
              topology_dot(expand_platform_topology(o.platform), o.platform.name));
 
-  write_host_json(o, host_s, cycles);
+  write_host_json(dir, host_s, cycles);
+  dir.commit();
 
   if (!o.quiet) {
     out << summary.str();

@@ -1,9 +1,11 @@
-// Output files of a run (src/app/run*.cpp): JSON written whole, and the
-// host-side measurements that go to host.json, never to stats.json.
+// Output files of a run (src/app/run*.cpp), all written into the run's
+// ResultDir and checked down to fsync (tlmgpu/file_io.hpp), and the host-side
+// measurements that go to host.json, never to stats.json.
 #pragma once
 
 #include "tlmgpu/app/run.hpp"
 #include "tlmgpu/file_io.hpp"
+#include "tlmgpu/result_dir.hpp"
 #include "tlmgpu/sim/context.hpp"
 #include "tlmgpu/sim/trace.hpp"
 
@@ -19,17 +21,14 @@
 
 namespace tlmgpu {
 
-// Whole or not at all (tlmgpu/file_io.hpp), as a SimError if it fails.
-inline void write_text(const std::filesystem::path& p, const std::string& text) {
-  try {
-    write_file_atomic(p, text);
-  } catch (const std::runtime_error& e) {
-    throw SimError(e.what());
-  }
+// `name` in the run's staging directory (tlmgpu/result_dir.hpp), checked
+// down to fsync; errors name the file as it will be after the commit.
+inline void write_text(const ResultDir& dir, const std::string& name, const std::string& text) {
+  write_file_checked(dir.staging() / name, text, dir.out() / name);
 }
 
 // `kernels`: spliced in as j["kernels"], one kernel's JSON at a time.
-inline void write_json(const std::filesystem::path& p, const nlohmann::json& j,
+inline void write_json(const ResultDir& dir, const std::string& name, const nlohmann::json& j,
                        const KernelRecords* kernels = nullptr) {
   std::ostringstream text;
   if (kernels)
@@ -37,7 +36,7 @@ inline void write_json(const std::filesystem::path& p, const nlohmann::json& j,
   else
     text << std::setw(2) << j;
   text << "\n";
-  write_text(p, text.str());
+  write_text(dir, name, text.str());
 }
 
 inline double peak_rss_mib() {
@@ -48,9 +47,9 @@ inline double peak_rss_mib() {
 
 // host.json: host-side measurements, kept out of stats.json so that it
 // stays bit-identical across runs with the same seed.
-inline void write_host_json(const RunOptions& o, double host_s, Cycle cycles) {
+inline void write_host_json(const ResultDir& dir, double host_s, Cycle cycles) {
   write_json(
-      std::filesystem::path(o.out_dir) / "host.json",
+      dir, "host.json",
       {{"host_seconds", host_s}, {"peak_rss_mib", peak_rss_mib()}, {"simulated_cycles", cycles}});
 }
 
@@ -67,37 +66,36 @@ inline void print_run_footer(std::ostream& out, const RunOptions& o, const std::
   out << "stats: " << (std::filesystem::path(o.out_dir) / "stats.json").string() << "\n";
 }
 
-// The run's trace writer (--trace), null when off; cycles are `device0`'s.
 // --kernel-stats full: kernels.jsonl in the run directory, one line per
 // kernel, written as each kernel ends (nothing kept in memory). Null: off.
 class KernelLog {
 public:
-  explicit KernelLog(const std::filesystem::path& p) : path_(p), f_(p) {
-    if (!f_) throw SimError("cannot write " + p.string());
-  }
-  void write(const nlohmann::json& kernel) {
-    f_ << kernel.dump() << '\n';
-    if (!f_) throw SimError("cannot write " + path_.string());
-  }
-  void finish() {
-    if (!f_.flush()) throw SimError("cannot write " + path_.string());
-  }
+  explicit KernelLog(const ResultDir& dir)
+      : f_(dir.staging() / "kernels.jsonl", dir.out() / "kernels.jsonl") {}
+  // A failed write is remembered and reported by finish() (FileWriter).
+  void write(const nlohmann::json& kernel) { f_.stream() << kernel.dump() << '\n'; }
+  void finish() { f_.close(); }
 
 private:
-  std::filesystem::path path_;
-  std::ofstream f_;
+  FileWriter f_;
 };
 
-inline std::unique_ptr<KernelLog> open_kernel_log(const RunOptions& o, RunContext& run) {
+inline std::unique_ptr<KernelLog> open_kernel_log(const RunOptions& o, const ResultDir& dir,
+                                                  RunContext& run) {
   if (o.kernel_stats != RunOptions::KernelStats::Full) return nullptr;
-  auto log = std::make_unique<KernelLog>(std::filesystem::path(o.out_dir) / "kernels.jsonl");
+  auto log = std::make_unique<KernelLog>(dir);
   run.kernel_log = [l = log.get()](const nlohmann::json& k) { l->write(k); };
   return log;
 }
 
-inline std::unique_ptr<TraceWriter> open_trace(const RunOptions& o, const PlatformSpec& device0) {
+// The run's trace writer (--trace), null when off; cycles are `device0`'s.
+// A trace file inside --out is written into the staging directory with the
+// rest, so it appears (and is in the manifest) only with a complete run.
+inline std::unique_ptr<TraceWriter> open_trace(const RunOptions& o, const ResultDir& dir,
+                                               const PlatformSpec& device0) {
   if (o.trace.path.empty()) return nullptr;
   TraceOptions t = o.trace;
+  t.path = dir.staged(t.path).string();
   t.clock_mhz = device0.sm.clock_mhz;
   return std::make_unique<TraceWriter>(t);
 }

@@ -63,6 +63,7 @@ std::map<std::string, std::string> args_of(const std::map<std::string, std::stri
 } // namespace
 
 int run_node(const RunOptions& o, std::ostream& out) {
+  ResultDir dir(o.out_dir);
   const NodeSpec& node = o.node;
   const size_t n = node.gpus.size();
   std::vector<std::string> names = split(o.workload);
@@ -84,13 +85,12 @@ int run_node(const RunOptions& o, std::ostream& out) {
       throw ConfigError(node.gpu_files[i] + ": " + e.what());
     }
   }
-  std::filesystem::create_directories(o.out_dir);
 
   prepare_kernel(node.gpus[0]); // the LT quantum in GPU 0's core cycles
   RunContext run(o.timing, o.seed);
-  std::unique_ptr<TraceWriter> trace = open_trace(o, node.gpus[0]);
+  std::unique_ptr<TraceWriter> trace = open_trace(o, dir, node.gpus[0]);
   run.trace = trace.get();
-  std::unique_ptr<KernelLog> kernel_log = open_kernel_log(o, run);
+  std::unique_ptr<KernelLog> kernel_log = open_kernel_log(o, dir, run);
   std::vector<std::unique_ptr<StatGroup>> groups;
   std::vector<std::unique_ptr<SimContext>> ctxs;
   std::vector<std::unique_ptr<DeviceModule>> devices;
@@ -98,8 +98,9 @@ int run_node(const RunOptions& o, std::ostream& out) {
     const std::string name = "device_" + std::to_string(i);
     groups.push_back(std::make_unique<StatGroup>(run.stats, name));
     ctxs.push_back(std::make_unique<SimContext>(run, node.gpus[i], uint32_t(i), *groups[i]));
-    ctxs[i]->out_dir = (std::filesystem::path(o.out_dir) / name).string();
-    std::filesystem::create_directories(ctxs[i]->out_dir);
+    ctxs[i]->out_dir = (dir.staging() / name).string();
+    ctxs[i]->result_dir = (std::filesystem::path(o.out_dir) / name).string();
+    std::filesystem::create_directory(ctxs[i]->out_dir);
     devices.push_back(std::make_unique<DeviceModule>(name.c_str(), *ctxs[i], *workloads[i]));
     if (trace) devices[i]->gpu.attach_trace(*trace);
   }
@@ -154,7 +155,7 @@ int run_node(const RunOptions& o, std::ostream& out) {
   stats["simulated"] = {{"cycles", cycles}, {"seconds", sc_time_stamp().to_seconds()}};
   stats["devices"] = devs;
   run.stats.dump(stats["total"], StatView::Total, true);
-  write_json(std::filesystem::path(o.out_dir) / "stats.json", stats);
+  write_json(dir, "stats.json", stats);
   if (trace) trace->finish();
   if (kernel_log) kernel_log->finish();
 
@@ -168,8 +169,9 @@ int run_node(const RunOptions& o, std::ostream& out) {
                                       {"workload", {{"name", names[i]}, {"args", arg_values[i]}}}});
   config["timing"] = std::string(to_string(o.timing));
   config["seed"] = o.seed;
-  write_json(std::filesystem::path(o.out_dir) / "config.json", config);
-  write_host_json(o, host_s, cycles);
+  write_json(dir, "config.json", config);
+  write_host_json(dir, host_s, cycles);
+  dir.commit();
 
   if (!o.quiet) {
     out << summary.str();

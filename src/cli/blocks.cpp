@@ -94,7 +94,7 @@ int cmd_topology(const Args& args) {
   po::variables_map vm;
   if (!parse("topology", "tlmgpu topology -p <platform> [--set key=value]... [--dot]", args, desc,
              {}, vm))
-    return 0;
+    return kExitOk;
   const std::string path = resolve_platform(vm["platform"].as<std::string>());
   register_gpu_blocks();
   if (is_node_file(path)) { // one topology per GPU (no links between them yet)
@@ -104,7 +104,7 @@ int cmd_topology(const Args& args) {
       std::cout << "device_" << i << ": platform " << node.gpus[i].name << " (" << node.gpu_files[i]
                 << ")\n"
                 << topology_text(expand_platform_topology(node.gpus[i]));
-    return 0;
+    return kExitOk;
   }
   const PlatformSpec spec = load_platform(path, strings(vm, "set"));
   const Topology t = expand_platform_topology(spec);
@@ -112,7 +112,7 @@ int cmd_topology(const Args& args) {
     std::cout << topology_dot(t, spec.name);
   else
     std::cout << "platform " << spec.name << "\n" << topology_text(t);
-  return 0;
+  return kExitOk;
 }
 
 } // namespace tlmgpu::cli

@@ -14,6 +14,14 @@
 
 namespace tlmgpu::cli {
 
+// The exit codes of every command (docs/config.md, "Exit codes"); main()
+// maps each class of error to one of them.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;   // a run's check failed or it stopped with a SimError;
+                                        // a sweep point did not pass
+inline constexpr int kExitInput = 2;    // usage, configuration, input or output error
+inline constexpr int kExitInternal = 3; // a bug in tlmgpu
+
 // A command-line mistake (exit code 2, like a ConfigError).
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -127,7 +127,7 @@ int cmd_run(const Args& args) {
        "stats tree, streamed to kernels.jsonl)");
   po::variables_map vm;
   if (!parse("run", "tlmgpu run -p <platform> -w <workload> [options]", args, desc, {}, vm))
-    return 0;
+    return kExitOk;
 
   RunOptions opts;
   opts.timing = parse_timing(vm["timing"].as<std::string>());
@@ -173,7 +173,7 @@ int cmd_run(const Args& args) {
 int cmd_list(const Args& args) {
   po::options_description desc("options");
   po::variables_map vm;
-  if (!parse("list", "tlmgpu list", args, desc, {}, vm)) return 0;
+  if (!parse("list", "tlmgpu list", args, desc, {}, vm)) return kExitOk;
 
   std::cout << "platforms (" << platforms_dir().string() << "):\n";
   std::vector<fs::path> files;
@@ -205,7 +205,7 @@ int cmd_list(const Args& args) {
 
   std::cout << "\n";
   list_blocks(std::cout);
-  return 0;
+  return kExitOk;
 }
 
 int cmd_describe(const Args& args) {
@@ -214,11 +214,11 @@ int cmd_describe(const Args& args) {
   po::positional_options_description pos;
   pos.add("block", 1);
   po::variables_map vm;
-  if (!parse("describe", "tlmgpu describe <block>", args, desc, pos, vm)) return 0;
+  if (!parse("describe", "tlmgpu describe <block>", args, desc, pos, vm)) return kExitOk;
   if (!vm.count("block"))
     throw UsageError("describe: missing block name; blocks: " + describable_names());
   describe(vm["block"].as<std::string>(), std::cout);
-  return 0;
+  return kExitOk;
 }
 
 int cmd_config(const Args& args) {
@@ -226,7 +226,7 @@ int cmd_config(const Args& args) {
   add_platform_options(desc);
   po::variables_map vm;
   if (!parse("config", "tlmgpu config -p <platform> [--set key=value]...", args, desc, {}, vm))
-    return 0;
+    return kExitOk;
   const std::string path = resolve_platform(vm["platform"].as<std::string>());
   if (is_node_file(path)) { // each GPU's effective platform
     const NodeSpec node = load_node(path, strings(vm, "set"));
@@ -235,10 +235,10 @@ int cmd_config(const Args& args) {
       j["gpus"].push_back(
           {{"platform_file", node.gpu_files[i]}, {"platform", effective_config(node.gpus[i])}});
     std::cout << j.dump(2) << "\n";
-    return 0;
+    return kExitOk;
   }
   std::cout << effective_config(load_platform(path, strings(vm, "set"))).dump(2) << "\n";
-  return 0;
+  return kExitOk;
 }
 
 } // namespace tlmgpu::cli

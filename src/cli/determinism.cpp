@@ -11,6 +11,8 @@
 #include "sweep_runner.hpp"
 
 #include "tlmgpu/config.hpp"
+#include "tlmgpu/json_limits.hpp"
+#include "tlmgpu/manifest.hpp"
 #include "tlmgpu/node.hpp"
 #include "workloads/workload.hpp"
 
@@ -19,7 +21,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -50,12 +51,15 @@ uint64_t kernel_cycles(const nlohmann::json& kernels) {
 SeedResult read_result(uint64_t seed, const fs::path& dir, const sweep::Outcome& o) {
   SeedResult r;
   r.seed = seed;
-  std::ifstream f(dir / "stats.json");
-  const nlohmann::json s = f ? nlohmann::json::parse(f, nullptr, false) : nlohmann::json();
-  if (s.is_object() && s.contains("output_hash")) {
+  std::string text;
+  const std::string bad = verify_manifest(dir, {"stats.json"}); // as the run wrote it
+  const nlohmann::json s = bad.empty() && read_text_file((dir / "stats.json").string(), text)
+                               ? try_parse_json(text)
+                               : nlohmann::json();
+  if (s.is_object() && s.contains("output_hash") && s["output_hash"].is_string()) {
     r.has_stats = true;
     r.hash = s["output_hash"].get<std::string>();
-    r.check = s.value("check", "");
+    r.check = s.contains("check") && s["check"].is_string() ? s["check"].get<std::string>() : "";
     r.cycles = kernel_cycles(s.value("kernels", nlohmann::json()));
     for (const auto& d : s.value("devices", nlohmann::json::array()))
       r.cycles += kernel_cycles(d.value("kernels", nlohmann::json()));
@@ -119,7 +123,7 @@ int cmd_determinism(const Args& args) {
              "input=gen, stream, bwc, random-traffic, clr, mis do; float-reduce does not).\n"
              "Exit 0 whatever the count; 1 when a run left no stats.json",
              args, desc, {}, vm))
-    return 0;
+    return kExitOk;
   const unsigned seeds = vm["seeds"].as<unsigned>();
   if (seeds == 0) throw UsageError("--seeds: must be at least 1");
   RunnerOptions ro;
@@ -210,7 +214,7 @@ int cmd_determinism(const Args& args) {
   std::cout << "\n";
   for (const SeedResult* r : missing)
     std::cout << "seed " << r->seed << ": no stats.json (" << r->error << ")\n";
-  return missing.empty() ? 0 : 1;
+  return missing.empty() ? kExitOk : kExitFailed;
 }
 
 } // namespace tlmgpu::cli

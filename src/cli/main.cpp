@@ -1,16 +1,22 @@
 // `tlmgpu`: subcommand dispatch and the one place errors become exit codes.
-// Every failure is one line on stderr, "tlmgpu: error: <message>"; exit code 2
-// for usage and configuration errors, 1 for a run that failed.
+// Every failure is one line on stderr, "tlmgpu: error: <message>", with the
+// exit code of its class (cli.hpp, docs/config.md "Exit codes"): 2 for usage,
+// configuration, input and output errors, 1 for a run that failed, 3 for an
+// internal error (a bug in tlmgpu: please report it).
 #include "cli.hpp"
 
 #include "tlmgpu/config.hpp"
+#include "tlmgpu/file_io.hpp"
 #include "tlmgpu/params.hpp"
+#include "tlmgpu/sim/context.hpp"
 
 #include <boost/program_options/errors.hpp>
 
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <iostream>
+#include <new>
 
 #ifndef TLMGPU_VERSION
 #define TLMGPU_VERSION "unknown"
@@ -90,11 +96,11 @@ int dispatch(int argc, char** argv) {
   if (cmd == "-h" || cmd == "--help" || cmd == "help") {
     if (cmd == "help" && !rest.empty()) return find_command(rest.front()).fn({"--help"});
     usage(std::cout);
-    return 0;
+    return kExitOk;
   }
   if (cmd == "-V" || cmd == "--version") {
     std::cout << "tlmgpu " << TLMGPU_VERSION << "\n";
-    return 0;
+    return kExitOk;
   }
   return find_command(cmd).fn(rest);
 }
@@ -103,15 +109,23 @@ int cli_main(int argc, char** argv) {
   try {
     return dispatch(argc, argv);
   } catch (const UsageError& e) {
-    return report(e.what(), 2);
+    return report(e.what(), kExitInput);
   } catch (const boost::program_options::error& e) {
-    return report(e.what(), 2);
+    return report(e.what(), kExitInput);
   } catch (const tlmgpu::ConfigError& e) {
-    return report(e.what(), 2);
+    return report(e.what(), kExitInput);
+  } catch (const tlmgpu::OutputError& e) {
+    return report(e.what(), kExitInput);
+  } catch (const std::filesystem::filesystem_error& e) { // a path that cannot be used
+    return report(e.what(), kExitInput);
+  } catch (const tlmgpu::SimError& e) { // the simulation stopped: the run failed
+    return report(e.what(), kExitFailed);
+  } catch (const std::bad_alloc&) {
+    return report("internal error: out of memory", kExitInternal);
   } catch (const std::exception& e) {
-    return report(e.what(), 1);
+    return report(std::string("internal error: ") + e.what(), kExitInternal);
   } catch (...) {
-    return report("unexpected exception", 1);
+    return report("internal error: unexpected exception", kExitInternal);
   }
 }
 

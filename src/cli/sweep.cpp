@@ -6,17 +6,19 @@
 #include "sweep_runner.hpp"
 
 #include "src/sweep/report_html.hpp"
+#include "src/sweep/results_schema.hpp"
 #include "src/sweep/sweep_results.hpp"
 #include "src/sweep/sweep_spec.hpp"
 #include "tlmgpu/config.hpp"
 #include "tlmgpu/file_io.hpp"
+#include "tlmgpu/json_limits.hpp"
+#include "tlmgpu/manifest.hpp"
 #include "workloads/workload.hpp"
 
 #include <boost/program_options.hpp>
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -96,7 +98,7 @@ int cmd_sweep(const Args& args) {
   po::variables_map vm;
   if (!parse("sweep", "tlmgpu sweep <spec.json> --out DIR [-j N] [--dry-run] [--timeout-s S]", args,
              desc, pos, vm))
-    return 0;
+    return kExitOk;
   if (!vm.count("spec")) throw UsageError("sweep: missing spec file (see 'tlmgpu sweep --help')");
   RunnerOptions ro;
   ro.parallel = vm["jobs"].as<unsigned>();
@@ -109,10 +111,17 @@ int cmd_sweep(const Args& args) {
   const std::vector<sweep::Point> points = sweep::expand(spec);
   const fs::path out = fs::absolute(vm["out"].as<std::string>());
   const fs::path root = out / "points";
+  std::error_code ec;
+  if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+    throw OutputError("--out '" + vm["out"].as<std::string>() + "': exists and is not a directory");
 
   std::vector<std::size_t> todo;
-  for (std::size_t i = 0; i < points.size(); ++i)
-    if (!sweep::point_done(root / points[i].dir, points[i].args)) todo.push_back(i);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    std::string why;
+    if (sweep::point_done(root / points[i].dir, points[i].args, &why)) continue;
+    todo.push_back(i);
+    if (!why.empty()) std::cerr << "sweep: not trusting a passed point: " << why << "\n";
+  }
 
   if (vm["dry-run"].as<bool>()) {
     for (std::size_t i = 0; i < points.size(); ++i) {
@@ -122,7 +131,7 @@ int cmd_sweep(const Args& args) {
     }
     std::cout << points.size() << " points, " << points.size() - todo.size() << " done, "
               << todo.size() << " to run\n";
-    return 0;
+    return kExitOk;
   }
 
   std::cerr << "sweep " << spec.name << ": " << points.size() << " points, "
@@ -144,15 +153,14 @@ int cmd_sweep(const Args& args) {
       jobs, ro, [](std::size_t) {},
       [&](std::size_t j, const sweep::Outcome& o) {
         const sweep::Point& p = points[todo[j]];
-        sweep::write_marker(root / p.dir, p.args, o);
-        // The marker now holds what the merge needs; failed points keep
-        // their stats for a look.
-        if (!spec.keep_stats && o.status == "passed") fs::remove(root / p.dir / "stats.json");
-        std::string what = o.status;
+        // The marker holds what the merge needs; failed points keep their
+        // stats for a look.
+        std::string what = sweep::write_marker(root / p.dir, p.args, o, spec.keep_stats);
         if (o.status == "failed")
           what += o.signal ? " (signal " + std::to_string(o.signal) + ")"
                            : " (exit " + std::to_string(o.exit_code) + ")";
-        std::string tail = last_line(o.error_tail);
+        std::string tail =
+            last_line(what == "corrupt" ? "output does not match its manifest" : o.error_tail);
         std::cerr << "[" << ++finished << "/" << todo.size() << "] " << p.dir << " " << what << " "
                   << seconds(o.seconds) << (tail.empty() ? "" : ": " + tail) << std::endl;
       });
@@ -160,6 +168,9 @@ int cmd_sweep(const Args& args) {
   const nlohmann::ordered_json results = sweep::merge_results(spec, points, root);
   write_file_atomic(out / "results.json", results.dump(2) + "\n");
   write_file_atomic(out / "results.csv", sweep::results_csv(results));
+  // What `report` verifies before it trusts results.json.
+  write_manifest(out, {{"results.json", hash_file(out / "results.json")},
+                       {"results.csv", hash_file(out / "results.csv")}});
   std::size_t passed = 0;
   for (const auto& row : results["points"])
     passed += row["status"] == "passed";
@@ -168,9 +179,9 @@ int cmd_sweep(const Args& args) {
   if (stopped) {
     std::cerr << "tlmgpu: sweep stopped by signal " << stopped
               << "; run the same command again to resume" << std::endl;
-    return 1;
+    return kExitFailed;
   }
-  return passed == points.size() ? 0 : 1;
+  return passed == points.size() ? kExitOk : kExitFailed;
 }
 
 int cmd_report(const Args& args) {
@@ -181,20 +192,24 @@ int cmd_report(const Args& args) {
   po::positional_options_description pos;
   pos.add("dir", 1);
   po::variables_map vm;
-  if (!parse("report", "tlmgpu report DIR [--out FILE]", args, desc, pos, vm)) return 0;
+  if (!parse("report", "tlmgpu report DIR [--out FILE]", args, desc, pos, vm)) return kExitOk;
   if (!vm.count("dir")) throw UsageError("report: missing sweep directory");
   const fs::path dir = vm["dir"].as<std::string>();
   const fs::path in = dir / "results.json";
-  std::ifstream f(in);
-  if (!f) throw ConfigError("cannot open '" + in.string() + "' (run 'tlmgpu sweep' first)");
-  const auto results = nlohmann::ordered_json::parse(f, nullptr, false);
-  if (!results.is_object() || !results.contains("points") || !results.contains("configs"))
-    throw ConfigError(in.string() + ": not a sweep results file");
+  std::string text;
+  if (!read_text_file(in.string(), text))
+    throw ConfigError("cannot open '" + in.string() + "' (run 'tlmgpu sweep' first)");
+  // Trusted only as the sweep wrote it (its manifest), and only in the
+  // shape the report reads: never an abort on a damaged or foreign file.
+  if (const std::string bad = verify_manifest(dir, {"results.json"}); !bad.empty())
+    throw ConfigError(bad + " (run the same 'tlmgpu sweep' again to rewrite it)");
+  const auto results = parse_json<nlohmann::ordered_json>(text, in.string());
+  sweep::check_results_schema(results, in.string());
   const fs::path html =
       vm.count("out") ? fs::path(vm["out"].as<std::string>()) : dir / "report.html";
   write_file_atomic(html, sweep::render_report(results));
   std::cout << "report: " << html.string() << "\n";
-  return 0;
+  return kExitOk;
 }
 
 } // namespace tlmgpu::cli

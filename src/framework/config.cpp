@@ -2,6 +2,7 @@
 // the origin of every value remembered) -> --set overrides -> strict reader
 // over the declarations -> derive(). See config.hpp.
 #include "tlmgpu/config.hpp"
+#include "tlmgpu/json_limits.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -245,7 +246,9 @@ struct Writer {
   }
 };
 
-// nlohmann keeps the last of duplicate keys silently; a platform file must not.
+// nlohmann keeps the last of duplicate keys silently; a platform file must
+// not. Nesting is limited (json_limits.hpp): show(), merge() and the copies
+// below recurse once per level.
 json parse_text(const std::string& text, const std::string& shown) {
   struct Frame {
     bool object;
@@ -253,7 +256,8 @@ json parse_text(const std::string& text, const std::string& shown) {
     std::string key;
   };
   std::vector<Frame> stack;
-  auto check = [&](int, json::parse_event_t ev, json& parsed) {
+  auto check = [&](int depth, json::parse_event_t ev, json& parsed) {
+    check_json_depth(depth, ev, shown);
     switch (ev) {
     case json::parse_event_t::object_start:
       stack.push_back({true, {}, {}});
@@ -374,7 +378,7 @@ void apply_set(json& doc, const std::string& assignment, Origins& origins) {
         "unknown key '" + key + "' in --set" +
         (m.empty() ? suggestion("", leaf_of(key), {}) : " (did you mean '" + m + "'?)"));
   }
-  json value = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  json value = try_parse_json(text); // too deep or not JSON: the text as a string
   if (value.is_discarded()) value = text;
 
   json* node = &doc;

@@ -2,13 +2,12 @@
 #include "tlmgpu/node.hpp"
 
 #include "tlmgpu/config.hpp"
+#include "tlmgpu/json_limits.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace tlmgpu {
 namespace {
@@ -17,16 +16,9 @@ using json = nlohmann::json;
 namespace fs = std::filesystem;
 
 json read(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw ConfigError("cannot open node file '" + path + "'");
-  std::stringstream buf;
-  buf << f.rdbuf();
-  const std::string text = buf.str();
-  try {
-    return json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw malformed_json(path, text, e.byte, e.what());
-  }
+  std::string text;
+  if (!read_text_file(path, text)) throw ConfigError("cannot open node file '" + path + "'");
+  return parse_json(text, path);
 }
 
 void only(const json& obj, const std::vector<std::string>& keys, const std::string& file,
@@ -42,9 +34,9 @@ void only(const json& obj, const std::vector<std::string>& keys, const std::stri
 } // namespace
 
 bool is_node_file(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) return false;
-  const json doc = json::parse(f, nullptr, /*allow_exceptions=*/false);
+  std::string text;
+  if (!read_text_file(path, text)) return false;
+  const json doc = try_parse_json(text);
   return doc.is_object() && doc.contains("node");
 }
 

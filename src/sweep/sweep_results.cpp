@@ -7,6 +7,8 @@
 #include "src/sweep/sweep_results.hpp"
 
 #include "tlmgpu/file_io.hpp"
+#include "tlmgpu/json_limits.hpp"
+#include "tlmgpu/manifest.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -18,12 +20,21 @@ namespace fs = std::filesystem;
 using ojson = nlohmann::ordered_json;
 namespace {
 
-// A file that is missing or not valid JSON reads as null: a run killed while
-// writing its stats must not stop the merge.
+// A file that is missing, not valid JSON or nested too deep reads as null: a
+// damaged file must not stop the sweep or the merge.
 nlohmann::json read_json(const fs::path& p) {
-  std::ifstream f(p);
-  if (!f) return nullptr;
-  return nlohmann::json::parse(f, nullptr, false);
+  std::string text;
+  if (!read_text_file(p.string(), text)) return nullptr;
+  nlohmann::json j = try_parse_json(text);
+  return j.is_discarded() ? nlohmann::json(nullptr) : j;
+}
+
+// j[key] when it is a string, else `def` (never a type_error on a file that
+// was edited or damaged).
+std::string text_at(const nlohmann::json& j, const char* key, const std::string& def) {
+  if (!j.is_object()) return def;
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : def;
 }
 
 std::string csv_field(const std::string& s) {
@@ -49,12 +60,13 @@ std::string cell(const ojson& v) {
 // of "metrics" (or "simulated.cycles" as cycles when there are no metrics).
 ojson summary_of(const nlohmann::json& stats) {
   ojson s;
-  s["check"] = stats.value("check", "");
+  s["check"] = text_at(stats, "check", "");
   ojson metrics = ojson::object();
   if (stats.contains("metrics") && stats["metrics"].is_object()) {
     for (const auto& [k, v] : stats["metrics"].items())
       if (v.is_number() && std::isfinite(v.get<double>())) metrics[k] = v;
-  } else if (stats.contains("simulated") && stats["simulated"].contains("cycles")) {
+  } else if (stats.contains("simulated") && stats["simulated"].is_object() &&
+             stats["simulated"].contains("cycles") && stats["simulated"]["cycles"].is_number()) {
     metrics["cycles"] = stats["simulated"]["cycles"];
   }
   s["metrics"] = metrics;
@@ -68,8 +80,19 @@ bool has_summary(const nlohmann::json& marker) {
 
 } // namespace
 
-void write_marker(const fs::path& point_dir, const std::vector<std::string>& args,
-                  const Outcome& o) {
+std::string write_marker(const fs::path& point_dir, const std::vector<std::string>& args,
+                         const Outcome& outcome, bool keep_stats) {
+  Outcome o = outcome;
+  ojson summary;
+  if (o.status == "passed") { // trusted only as far as the run's manifest vouches for it
+    std::string bad = verify_manifest(point_dir, {"stats.json"});
+    const nlohmann::json stats = read_json(point_dir / "stats.json");
+    if (bad.empty() && !stats.is_object()) bad = (point_dir / "stats.json").string() + ": not JSON";
+    if (bad.empty())
+      summary = summary_of(stats);
+    else
+      o.status = "corrupt", o.error_tail = bad;
+  }
   ojson j;
   j["status"] = o.status;
   j["exit_code"] = o.signal ? ojson(nullptr) : ojson(o.exit_code);
@@ -78,22 +101,34 @@ void write_marker(const fs::path& point_dir, const std::vector<std::string>& arg
   j["args"] = args;
   if (!o.error_tail.empty()) j["error"] = o.error_tail;
   if (o.status == "passed") {
-    const nlohmann::json stats = read_json(point_dir / "stats.json");
-    if (stats.is_object()) {
-      const ojson summary = summary_of(stats); // named: items() refers into it
-      j["check"] = summary["check"];
-      j["metrics"] = summary["metrics"];
-    }
+    j["check"] = summary["check"];
+    j["metrics"] = summary["metrics"];
   }
   write_file_atomic(point_dir / "point.json", j.dump(2) + "\n");
+  // The marker joins the run's manifest; until then the point is not done.
+  Manifest m;
+  std::string problem;
+  if (read_manifest(point_dir, m, problem)) {
+    if (!keep_stats && o.status == "passed") {
+      fs::remove(point_dir / "stats.json");
+      m.erase("stats.json");
+    }
+    m["point.json"] = hash_file(point_dir / "point.json");
+    write_manifest(point_dir, m);
+  }
+  return o.status;
 }
 
-bool point_done(const fs::path& point_dir, const std::vector<std::string>& args) {
+bool point_done(const fs::path& point_dir, const std::vector<std::string>& args, std::string* why) {
   const nlohmann::json m = read_json(point_dir / "point.json");
   std::error_code ec;
-  return m.is_object() && m.value("status", "") == "passed" && m.contains("args") &&
-         m["args"] == nlohmann::json(args) &&
-         (has_summary(m) || fs::is_regular_file(point_dir / "stats.json", ec));
+  if (!(text_at(m, "status", "") == "passed" && m.contains("args") &&
+        m["args"] == nlohmann::json(args) &&
+        (has_summary(m) || fs::is_regular_file(point_dir / "stats.json", ec))))
+    return false;
+  const std::string bad = verify_manifest(point_dir, {"point.json"});
+  if (why) *why = bad;
+  return bad.empty();
 }
 
 ojson merge_results(const SweepSpec& spec, const std::vector<Point>& points,
@@ -136,7 +171,7 @@ ojson merge_results(const SweepSpec& spec, const std::vector<Point>& points,
     // A marker from other arguments belongs to an older spec: not this point's.
     const bool current =
         marker.is_object() && marker.contains("args") && marker["args"] == nlohmann::json(p.args);
-    row["status"] = current ? marker.value("status", "pending") : "pending";
+    row["status"] = current ? text_at(marker, "status", "pending") : "pending";
     row["exit_code"] =
         current && marker.contains("exit_code") ? ojson(marker["exit_code"]) : ojson(nullptr);
     // The marker's copy of the summary; markers older than that: stats.json.

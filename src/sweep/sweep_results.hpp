@@ -15,7 +15,7 @@ namespace tlmgpu::sweep {
 
 // How one run of a point ended.
 struct Outcome {
-  std::string status;     // passed | failed | timeout | interrupted
+  std::string status;     // passed | failed | timeout | interrupted (| corrupt: write_marker)
   int exit_code = -1;     // when it exited
   int signal = 0;         // when a signal ended it
   double seconds = 0;     // wall time
@@ -25,14 +25,22 @@ struct Outcome {
 // point.json, written atomically (temp file + rename) after the run ended.
 // It records the run's arguments so that a point whose spec changed is run
 // again rather than reused, and for a passed run the summary the merge needs
-// (stats.json's check and metrics), so stats.json may be deleted afterwards.
-void write_marker(const std::filesystem::path& point_dir, const std::vector<std::string>& args,
-                  const Outcome& o);
+// (stats.json's check and metrics), so stats.json may be deleted afterwards
+// (keep_stats false). A passed run is trusted only when its files match its
+// manifest.json (tlmgpu/manifest.hpp); otherwise it is recorded as "corrupt"
+// with the mismatch as its error. point.json then joins the manifest.
+// Returns the status recorded.
+std::string write_marker(const std::filesystem::path& point_dir,
+                         const std::vector<std::string>& args, const Outcome& o,
+                         bool keep_stats = true);
 
-// True when the point passed before with exactly these arguments and its
+// True when the point passed before with exactly these arguments, its
 // summary is in the marker (or, for older markers, its stats.json is still
-// there): the sweep skips it.
-bool point_done(const std::filesystem::path& point_dir, const std::vector<std::string>& args);
+// there), and every file its manifest.json lists, point.json among them, is
+// as it was written: the sweep skips it. `why`: the mismatch, when a point
+// that had passed is no longer trusted (it runs again).
+bool point_done(const std::filesystem::path& point_dir, const std::vector<std::string>& args,
+                std::string* why = nullptr);
 
 // The merged results: the spec (for the report) and one row per point in
 // matrix order with its coordinates, status, check and every number of the

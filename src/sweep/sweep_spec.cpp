@@ -5,6 +5,7 @@
 #include "src/sweep/sweep_spec.hpp"
 
 #include "tlmgpu/config.hpp"
+#include "tlmgpu/json_limits.hpp"
 #include "tlmgpu/params.hpp"
 
 #include <nlohmann/json.hpp>
@@ -50,7 +51,8 @@ ojson parse_strict(const std::string& text, const std::string& file) {
   auto element_done = [&] {
     if (!stack.empty() && !stack.back().object) ++stack.back().index;
   };
-  auto check = [&](int, ojson::parse_event_t ev, ojson& parsed) {
+  auto check = [&](int depth, ojson::parse_event_t ev, ojson& parsed) {
+    check_json_depth(depth, ev, file); // show() and the copies recurse per level
     switch (ev) {
     case ojson::parse_event_t::object_start:
     case ojson::parse_event_t::array_start:

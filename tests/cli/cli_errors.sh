@@ -14,8 +14,8 @@ TLMGPU=$1
 DATA=$2/tests/data/config
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
+T=$TLMGPU
+source "$2/tests/cli/lib/checks.sh" # pass, fail, expect_error
 
 result() { # name, reasons ("" = pass)
   if [[ -z $2 ]]; then
@@ -25,26 +25,6 @@ result() { # name, reasons ("" = pass)
     echo "FAIL: $1:$2"
     sed 's/^/    stderr: /' "$TMP/err"
   fi
-}
-
-# expect_error NAME CODE NEEDLE... -- ARGS...
-expect_error() {
-  local name=$1 code=$2 why="" needle
-  shift 2
-  local needles=()
-  while [[ $1 != -- ]]; do needles+=("$1"); shift; done
-  shift
-  "$TLMGPU" "$@" >"$TMP/out" 2>"$TMP/err"
-  local rc=$?
-  local lines
-  lines=$(wc -l <"$TMP/err")
-  [[ $rc -eq $code ]] || why+=" exit $rc (expected $code);"
-  [[ $lines -eq 1 ]] || why+=" stderr has $lines lines (expected 1);"
-  head -n 1 "$TMP/err" | grep -q '^tlmgpu: error: ' || why+=" stderr does not start with 'tlmgpu: error:';"
-  for needle in "${needles[@]}"; do
-    grep -qF -- "$needle" "$TMP/err" || why+=" stderr lacks '$needle';"
-  done
-  result "$name" "$why"
 }
 
 # expect_ok NAME NEEDLE -- ARGS...

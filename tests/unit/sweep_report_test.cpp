@@ -5,6 +5,7 @@
 #include "src/sweep/report_data.hpp"
 #include "src/sweep/report_html.hpp"
 #include "src/sweep/sweep_results.hpp"
+#include "tlmgpu/manifest.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -182,6 +183,11 @@ static SweepSpec tiny_spec(std::vector<SweepConfig> configs, const std::string& 
   return spec;
 }
 
+// What a run's commit leaves (tlmgpu/result_dir.hpp): a manifest of its files.
+static void seal(const fs::path& dir) {
+  tlmgpu::write_manifest(dir, tlmgpu::scan_directory(dir));
+}
+
 TEST_CASE("sweep results: markers, merge, CSV", "[sweep]") {
   TempDir t;
   const SweepSpec spec =
@@ -195,12 +201,14 @@ TEST_CASE("sweep results: markers, merge, CSV", "[sweep]") {
   // marker is from other arguments (an older spec): it is pending.
   std::ofstream(t.root / pts[0].dir / "stats.json")
       << R"({"check": "passed", "metrics": {"cycles": 10, "dram_bytes": 2.5, "name": "x"}})";
+  seal(t.root / pts[0].dir);
   Outcome ok{"passed", 0, 0, 1.5, ""};
   write_marker(t.root / pts[0].dir, pts[0].args, ok);
   CHECK(point_done(t.root / pts[0].dir, pts[0].args));
   CHECK_FALSE(point_done(t.root / pts[0].dir, pts[1].args));
   std::ofstream(t.root / pts[1].dir / "stats.json")
       << R"({"check": "failed", "simulated": {"cycles": 7}})";
+  seal(t.root / pts[1].dir);
   write_marker(t.root / pts[1].dir, {"run", "old"}, ok);
   CHECK_FALSE(point_done(t.root / pts[1].dir, pts[1].args));
 
@@ -232,6 +240,7 @@ TEST_CASE("sweep results: a passed marker carries the summary, stats.json may go
   for (const Point& p : pts) {
     fs::create_directories(t.root / p.dir);
     std::ofstream(t.root / p.dir / "stats.json") << stats;
+    seal(t.root / p.dir);
   }
   // Point 0: an older marker without the summary (merge reads stats.json).
   std::ofstream(t.root / pts[0].dir / "point.json")
@@ -239,17 +248,41 @@ TEST_CASE("sweep results: a passed marker carries the summary, stats.json may go
   write_marker(t.root / pts[1].dir, pts[1].args, {"passed", 0, 0, 1.0, ""});
   const std::string before = merge_results(spec, pts, t.root).dump();
 
-  fs::remove(t.root / pts[1].dir / "stats.json"); // keep_stats = false
+  // keep_stats = false: stats.json goes, from the manifest too.
+  write_marker(t.root / pts[1].dir, pts[1].args, {"passed", 0, 0, 1.0, ""}, false);
+  CHECK_FALSE(fs::exists(t.root / pts[1].dir / "stats.json"));
   CHECK(point_done(t.root / pts[1].dir, pts[1].args));
   const ojson r = merge_results(spec, pts, t.root);
   CHECK(r.dump() == before); // the same results from the marker alone
   CHECK(r["points"][1]["check"] == "passed");
   CHECK(r["points"][1]["metrics"] == ojson({{"cycles", 12345}, {"ratio", 0.1}}));
 
-  // An older marker needs its stats.json: without it the point runs again.
-  CHECK(point_done(t.root / pts[0].dir, pts[0].args));
-  fs::remove(t.root / pts[0].dir / "stats.json");
+  // A marker the manifest does not vouch for (older than manifests, or
+  // written by hand) is not trusted: the point runs again.
   CHECK_FALSE(point_done(t.root / pts[0].dir, pts[0].args));
+}
+
+TEST_CASE("sweep results: a point whose files changed since they were written runs again",
+          "[sweep]") {
+  TempDir t;
+  const SweepSpec spec = tiny_spec({{"B", {}, ""}}, "H", {1, 2});
+  const std::vector<Point> pts = expand(spec);
+  for (const Point& p : pts) {
+    fs::create_directories(t.root / p.dir);
+    std::ofstream(t.root / p.dir / "stats.json") << R"({"check": "passed", "metrics": {"c": 1}})";
+    seal(t.root / p.dir);
+  }
+  // Point 0: stats.json cut short after the run committed it.
+  std::ofstream(t.root / pts[0].dir / "stats.json") << R"({"check": "passed", "met)";
+  CHECK(write_marker(t.root / pts[0].dir, pts[0].args, {"passed", 0, 0, 1.0, ""}) == "corrupt");
+  CHECK_FALSE(point_done(t.root / pts[0].dir, pts[0].args));
+  // Point 1: passed, then its marker was edited.
+  CHECK(write_marker(t.root / pts[1].dir, pts[1].args, {"passed", 0, 0, 1.0, ""}) == "passed");
+  CHECK(point_done(t.root / pts[1].dir, pts[1].args));
+  std::ofstream(t.root / pts[1].dir / "point.json", std::ios::app) << " ";
+  std::string why;
+  CHECK_FALSE(point_done(t.root / pts[1].dir, pts[1].args, &why));
+  CHECK(why.find("point.json") != std::string::npos);
 }
 
 TEST_CASE("sweep report: SVG and HTML are deterministic and escaped", "[sweep]") {

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <random>
 
 namespace tlmgpu {
@@ -122,8 +121,9 @@ std::string FloatReduceWorkload::check(SimContext& ctx, GpuModule&, std::ostream
       error = buf;
     }
   }
-  const auto path = std::filesystem::path(ctx.out_dir) / "float-reduce.txt";
-  std::ofstream f(path);
+  const auto path = ctx.result_path("float-reduce.txt");
+  FileWriter file = ctx.result_file("float-reduce.txt");
+  std::ostream& f = file.stream();
   f << "# float-reduce n=" << n_ << " addresses=" << addresses_ << " decades=" << decades_
     << " data_seed=" << data_seed_ << "\n# address sum bits\n";
   for (uint32_t k = 0; k < addresses_; ++k) {
@@ -132,6 +132,7 @@ std::string FloatReduceWorkload::check(SimContext& ctx, GpuModule&, std::ostream
                   std::bit_cast<uint32_t>(result_[k]));
     f << line;
   }
+  file.close();
   out << "float-reduce: " << n_ << " values (10^-" << decades_ << "..10^" << decades_
       << (mixed_signs_ ? ", mixed signs" : "") << ") into " << addresses_ << " words, grid "
       << grid_used_ << " x " << block_ << "; max error/tolerance " << max_ratio << "; result in "

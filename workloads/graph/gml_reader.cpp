@@ -34,6 +34,9 @@ namespace {
 
 // A string longer than this is a missing closing quote, not a label.
 constexpr size_t kMaxString = size_t{1} << 20;
+// Deepest nesting of lists inside an ignored key (GML allows any); real files
+// nest 3 (graph, node, graphics).
+constexpr int kMaxNesting = 256;
 
 struct Token {
   enum Kind { end, key, number, string, open, close } kind = end;
@@ -151,6 +154,7 @@ private:
   uint64_t labelled_ = 0;
   std::unordered_map<uint64_t, std::pair<VertexId, uint64_t>> index_; // id -> vertex, line
   std::vector<GmlEdge> edges_;
+  int skip_depth_ = 0; // lists skip_value() is inside
 };
 
 Token Parser::key() {
@@ -161,9 +165,13 @@ Token Parser::key() {
 }
 
 void Parser::skip_value(const Token& k) {
-  if (tok_.kind == Token::open)
+  if (tok_.kind == Token::open) {
+    // Recursive: a file nested 200,000 levels deep overflowed the stack.
+    if (++skip_depth_ > kMaxNesting)
+      fail("lists nested deeper than " + std::to_string(kMaxNesting) + " levels (the limit)");
     for_each_pair(k, [&](const Token& inner) { skip_value(inner); });
-  else if (tok_.kind == Token::number || tok_.kind == Token::string)
+    --skip_depth_;
+  } else if (tok_.kind == Token::number || tok_.kind == Token::string)
     advance();
   else
     fail("key " + quote(k.text) + " has no value");

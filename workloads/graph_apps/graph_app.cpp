@@ -5,7 +5,6 @@
 #include "workloads/graph/readers.hpp"
 
 #include <cstdio>
-#include <fstream>
 
 namespace tlmgpu::graph_apps {
 
@@ -112,8 +111,9 @@ std::string GraphApp::check(SimContext& ctx, GpuModule&, std::ostream& out) {
       converged_
           ? verify()
           : "did not converge within max_iters=" + std::to_string(iteration_cap()) + " rounds";
-  const std::filesystem::path file = std::filesystem::path(ctx.out_dir) / (name_ + ".txt");
-  write_result(file);
+  const std::filesystem::path file = ctx.result_path(name_ + ".txt");
+  result_shown_ = file;
+  write_result(std::filesystem::path(ctx.out_dir) / (name_ + ".txt"));
   out << name_ << ": " << graph_.name << " (" << graph_.num_vertices() << " vertices, "
       << graph_.num_edges() << " arcs" << (graph_.directed ? ", directed" : ", undirected")
       << (graph_.has_weights() ? ", weighted" : "") << "), " << iterations_ << " rounds"
@@ -172,7 +172,8 @@ std::string GraphApp::source_summary(uint32_t source) const {
 
 void GraphApp::write_vertex_values(const std::filesystem::path& file, const std::string& meaning,
                                    const std::function<std::string(uint32_t)>& value) const {
-  std::ofstream f(file);
+  FileWriter out(file, result_shown_);
+  std::ostream& f = out.stream();
   f << "# " << name_ << " on " << graph_.source << "\n";
   f << "# vertex " << meaning << "\n";
   f << "# vertex: "
@@ -182,6 +183,7 @@ void GraphApp::write_vertex_values(const std::filesystem::path& file, const std:
     << "\n";
   for (uint32_t v = 0; v < graph_.num_vertices(); ++v)
     f << vertex_label(v) << " " << value(v) << "\n";
+  out.close();
 }
 
 std::string GraphApp::fmt(float x) {

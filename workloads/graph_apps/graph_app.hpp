@@ -162,6 +162,9 @@ protected:
 
 private:
   std::unique_ptr<HostModule> host_;
+  // The result file as named in messages: write_result() writes into the
+  // run's staging directory (SimContext::result_file).
+  std::filesystem::path result_shown_;
 };
 
 } // namespace graph_apps

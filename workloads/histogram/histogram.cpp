@@ -8,7 +8,6 @@
 #include "workloads/ml/digits.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <random>
 #include <sstream>
 
@@ -48,15 +47,17 @@ public:
       if (result_[b] != ref[b])
         error = "bin " + std::to_string(b) + ": device " + std::to_string(result_[b]) +
                 ", CPU reference " + std::to_string(ref[b]);
-    std::ofstream f(std::filesystem::path(ctx.out_dir) / "histogram.txt");
+    FileWriter file = ctx.result_file("histogram.txt");
+    std::ostream& f = file.stream();
     f << "# bin count (" << (shared_ ? "histogram-shared" : "histogram") << ", n=" << pixels_.size()
       << ")\n";
     for (uint32_t b = 0; b < bins_; ++b)
       f << b << " " << result_[b] << "\n";
+    file.close();
     out << (shared_ ? "histogram-shared" : "histogram") << ": " << pixels_.size() << " pixels into "
         << bins_ << " bins, grid " << grid_used_ << " x " << block_
         << (racy_ ? " (racy kernel)" : "") << ", result in "
-        << (std::filesystem::path(ctx.out_dir) / "histogram.txt").string() << "\n";
+        << ctx.result_path("histogram.txt").string() << "\n";
     return error;
   }
 

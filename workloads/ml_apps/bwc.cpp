@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <random>
 
 namespace tlmgpu {
@@ -180,8 +179,9 @@ std::string BwcWorkload::check(SimContext& ctx, GpuModule&, std::ostream& out) {
       error = buf;
     }
   }
-  const auto path = std::filesystem::path(ctx.out_dir) / "bwc.txt";
-  std::ofstream f(path);
+  const auto path = ctx.result_path("bwc.txt");
+  FileWriter file = ctx.result_file("bwc.txt");
+  std::ostream& f = file.stream();
   f << "# bwc dW[k][c][r][s]: K=" << a_.k << " C=" << a_.c << " R=" << a_.r << " S=" << a_.s
     << " (N=" << a_.n << " H=" << a_.h << " W=" << a_.w << " pad=" << a_.pad
     << " stride=" << a_.stride << " seed=" << ctx.seed << ")\n# k c r s value\n";
@@ -194,6 +194,7 @@ std::string BwcWorkload::check(SimContext& ctx, GpuModule&, std::ostream& out) {
                   double(result_[e]));
     f << line;
   }
+  file.close();
   out << "bwc: NCHW=" << a_.n << "," << a_.c << "," << a_.h << "," << a_.w << " KCRS=" << a_.k
       << "," << a_.c << "," << a_.r << "," << a_.s << " PQ=" << a_.p << "x" << a_.q << ", "
       << a_.tiles << " atomics per dW element, grid " << grid_ << " x " << block_

@@ -12,7 +12,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 namespace tlmgpu {
 
@@ -102,8 +101,14 @@ public:
   }
 
   void elaborate(SimContext& ctx, GpuModule& gpu) override {
-    // Read before simulating: a bad file is an error, not a half run.
-    const ml::DigitsData data = ml::read_digits(input_.substr(7));
+    // Read before simulating: a bad file is an error, not a half run, and
+    // an input error like a bad config (exit code 2), as for histogram.
+    ml::DigitsData data;
+    try {
+      data = ml::read_digits(input_.substr(7));
+    } catch (const std::exception& e) {
+      throw ConfigError(std::string("workload argument input: ") + e.what());
+    }
     rows_ = rows_limit_ ? std::min<uint64_t>(rows_limit_, data.rows) : data.rows;
     x_.assign(uint64_t(kD) * rows_, 0.0f);
     y_.resize(rows_);
@@ -207,8 +212,9 @@ std::string LogregWorkload::check(SimContext& ctx, GpuModule&, std::ostream& out
       z += double(result_[j]) * x_[j * rows_ + i];
     correct += (z > 0) == (y_[i] > 0.5f);
   }
-  const auto path = std::filesystem::path(ctx.out_dir) / "logreg.txt";
-  std::ofstream f(path);
+  const auto path = ctx.result_path("logreg.txt");
+  FileWriter file = ctx.result_file("logreg.txt");
+  std::ostream& f = file.stream();
   f << "# logreg weights: digit " << target_ << " vs rest, " << rows_ << " rows, batch " << batch_
     << ", lr " << lr_ << ", " << epochs_
     << " epoch(s); features j=0..63 are pixel/16 (row-major 8x8), j=64 is the bias\n"
@@ -218,6 +224,7 @@ std::string LogregWorkload::check(SimContext& ctx, GpuModule&, std::ostream& out
     std::snprintf(line, sizeof line, "%u %.9g\n", j, double(result_[j]));
     f << line;
   }
+  file.close();
   out << "logreg: digit " << target_ << " vs rest on " << rows_ << " digits, " << steps_
       << " minibatches of " << batch_ << ", lr " << lr_ << (corrupt_ ? " (corrupt=1)" : "")
       << "; max |w - w_ref| " << max_err << " (tolerance " << tol_

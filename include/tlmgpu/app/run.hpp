@@ -39,10 +39,13 @@ struct RunOptions {
 };
 
 // Runs one simulation to completion in this process (SystemC elaborates once
-// per process). Writes stats.json and config.json into opts.out_dir, prints a
-// short summary to `out`. Returns 0 when the workload's check passed, 1 when
-// it failed. Throws ConfigError for bad workload name/arguments (before any
-// simulation) and tlmgpu::SimError for errors found while simulating.
+// per process). Writes stats.json, config.json and the rest into
+// opts.out_dir all at once, with their manifest.json (tlmgpu/result_dir.hpp),
+// prints a short summary to `out`. Returns 0 when the workload's check
+// passed, 1 when it failed. Throws ConfigError for bad workload
+// name/arguments (before any simulation), OutputError for an unusable
+// out_dir (also before) or a failed write, and tlmgpu::SimError for errors
+// found while simulating; then out_dir is left as it was.
 int run_simulation(const RunOptions& opts, std::ostream& out);
 // The same for a node (opts.node.gpus not empty; run_simulation calls it):
 // stats.json gets one "devices" entry per GPU and the stats tree one

@@ -4,6 +4,7 @@
 
 #include "tlmgpu/address_map.hpp"
 #include "tlmgpu/backing_store.hpp"
+#include "tlmgpu/file_io.hpp"
 #include "tlmgpu/hash.hpp"
 #include "tlmgpu/jitter.hpp"
 #include "tlmgpu/kernel_records.hpp"
@@ -15,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -91,8 +93,18 @@ public:
   AddressMap address_map;
   BackingStore memory;
   PayloadPool& pool;
-  StatGroup& stats;    // this device's stats (the root for a one-device run)
-  std::string out_dir; // where workloads write their result files
+  StatGroup& stats; // this device's stats (the root for a one-device run)
+  // Workloads write their result files (histogram.txt, ...) into out_dir,
+  // the run's staging directory (tlmgpu/result_dir.hpp), with a FileWriter
+  // from result_file(); result_dir is where they are once the run is
+  // complete, the name to use in messages (out_dir when empty).
+  std::string out_dir, result_dir;
+  FileWriter result_file(const std::string& name) const {
+    return FileWriter(std::filesystem::path(out_dir) / name, result_path(name));
+  }
+  std::filesystem::path result_path(const std::string& name) const {
+    return std::filesystem::path(result_dir.empty() ? out_dir : result_dir) / name;
+  }
   // Every buffer the host program copied back (HostModule::copy_from_device):
   // stats.json's output_hash, the run's fingerprint for determinism checks.
   OutputHash outputs;

@@ -1,0 +1,68 @@
+# Helpers sourced by tests/cli/*.sh (not a test itself: CMake registers
+# tests/cli/*.sh only, not this folder). The caller sets T (the binary) and
+# TMP (a scratch directory).
+pass=0
+fail=0
+
+check() { # name, condition result (0 = ok)
+  if [[ $2 -eq 0 ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi
+}
+
+# expect_error NAME CODE NEEDLE... -- ARGS...: tlmgpu exits CODE with exactly
+# one stderr line "tlmgpu: error: ..." containing every NEEDLE.
+expect_error() {
+  local name=$1 code=$2 why="" needle
+  shift 2
+  local needles=()
+  while [[ $1 != -- ]]; do needles+=("$1"); shift; done
+  shift
+  "$T" "$@" >"$TMP/out" 2>"$TMP/err"
+  local rc=$?
+  [[ $rc -eq $code ]] || why+=" exit $rc (expected $code);"
+  [[ $(wc -l <"$TMP/err") -eq 1 ]] || why+=" stderr is not one line;"
+  grep -q '^tlmgpu: error: ' "$TMP/err" || why+=" no 'tlmgpu: error:';"
+  for needle in "${needles[@]}"; do
+    grep -qF -- "$needle" "$TMP/err" || why+=" stderr lacks '$needle';"
+  done
+  [[ -z $why ]] || sed 's/^/    stderr: /' "$TMP/err" | head -c 600
+  check "$name${why:+:$why}" "$([[ -z $why ]]; echo $?)"
+}
+
+# FNV-1a 64 of a file, 16 hex digits, computed here independently of tlmgpu
+# (bash arithmetic wraps at 64 bits like the C++ uint64_t).
+fnv() {
+  local h=-3750763034362895579 b # the offset basis 0xcbf29ce484222325
+  for b in $(od -An -v -tu1 "$1"); do
+    h=$(((h ^ b) * 1099511628211))
+  done
+  printf '%016x' "$h"
+}
+
+# A manifest.json in DIR listing FILE... (names relative to DIR), as tlmgpu
+# writes one: for hand-made inputs that must pass the manifest check.
+write_manifest() {
+  local dir=$1 sep="" f
+  shift
+  {
+    printf '{"format": "tlmgpu-manifest-1", "hash": "fnv1a64", "files": {'
+    for f in "$@"; do
+      printf '%s"%s": {"bytes": %d, "fnv1a64": "%s"}' "$sep" "$f" "$(wc -c <"$dir/$f")" \
+        "$(fnv "$dir/$f")"
+      sep=", "
+    done
+    printf '}}\n'
+  } >"$dir/manifest.json"
+}
+
+# JSON nested N levels: OPEN x N, INNER, CLOSE x N.
+nested() {
+  local n=$1 open=$2 inner=$3 close=$4
+  printf "%${n}s" "" | sed "s/ /$open/g"
+  printf '%s' "$inner"
+  printf "%${n}s" "" | sed "s/ /$close/g"
+}
+
+finish() { # name
+  echo "$1: $pass passed, $fail failed"
+  [[ $fail -eq 0 ]]
+}
