@@ -3,6 +3,7 @@
 #include "workloads/workload.hpp"
 
 #include "tlmgpu/config.hpp"
+#include "workloads/conv_bwd_filter/conv_bwd_filter.hpp"
 #include "workloads/float_reduce/float_reduce.hpp"
 #include "workloads/graph_apps/register.hpp"
 #include "workloads/histogram/histogram.hpp"
@@ -19,7 +20,8 @@ const std::vector<WorkloadEntry>& workload_registry() {
   static const std::vector<WorkloadEntry> all = [] {
     std::vector<WorkloadEntry> v = {histogram_workload(),      histogram_shared_workload(),
                                     random_traffic_workload(), latency_workload(),
-                                    stream_workload(),         float_reduce_workload()};
+                                    stream_workload(),         float_reduce_workload(),
+                                    conv_bwd_filter_workload()};
     append_graph_workloads(v);
     append_ml_workloads(v);
     return v;

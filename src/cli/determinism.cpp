@@ -120,7 +120,8 @@ int cmd_determinism(const Args& args) {
              "behind each hash and the spread of kernel cycles. --set jitter.enable=true\n"
              "injects seeded non-determinism (docs/timing.md); without it every seed should\n"
              "give one hash, unless the workload draws its inputs from --seed (histogram\n"
-             "input=gen, stream, bwc, random-traffic, clr, mis do; float-reduce does not).\n"
+             "input=gen, stream, bwc, conv-bwd-filter, random-traffic, clr, mis do; float-reduce\n"
+             "and conv-bwd-filter with data_seed=N do not).\n"
              "Exit 0 whatever the count; 1 when a run left no stats.json",
              args, desc, {}, vm))
     return kExitOk;
