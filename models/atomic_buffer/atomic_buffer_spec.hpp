@@ -32,10 +32,13 @@ struct AtomicBufferSpec {
             "entries per buffer; at least the warp size (32) so that one warp instruction "
             "always fits. The paper evaluates 32/64/128/256 (scheduler level, headline 64) "
             "and 32 per warp (warp level)");
-    v.choice(order, "order", "gwat", {"gwat", "none"},
+    v.choice(order, "order", "gwat", {"gwat", "gtar", "none"},
              "order of the ordered instructions (reds, value-returning atomics, device "
              "fences) of the warps sharing a buffer: gwat = a token passed in logical warp "
-             "order (Greedy-With-Atomic-Token, §V-D; GTAR gives the same sequence); none = "
+             "order (Greedy-With-Atomic-Token, §V-D); gtar = rounds: every warp of the ring "
+             "waits at its next ordered instruction until all have arrived (or exited), then "
+             "they issue in logical order (Greedy-Then-Atomic-Round-Robin, §V-C; the same "
+             "sequence as gwat, other timing); none = "
              "whatever the warp scheduler issues first (not deterministic with scheduler-level "
              "buffers: a negative control; warp-level buffers need no order)");
     v.param(insert_cycles, "insert_cycles", 1, Range{1, 1000}, "cycles",

@@ -42,6 +42,7 @@ void DabGateCore::kernel_begins(const GateLaunch& l) {
   cur_ = 0;
   exited_in_batch_ = 0;
   exited_.assign(size_t(ctas_here_) * l.warps_per_cta, 0);
+  arrived_.assign(exited_.size(), 0);
   build_rings();
 }
 
@@ -62,6 +63,7 @@ void DabGateCore::build_rings() {
   for (Buffer& b : bufs_) {
     b.ring.clear();
     b.token = 0;
+    b.round = false;
   }
   if (cur_ >= batches_) return;
   const uint32_t W = launch_.warps_per_cta;
@@ -116,7 +118,16 @@ int DabGateCore::holder(const Buffer& b) const {
 }
 
 void DabGateCore::pass_token(Buffer& b, uint32_t from) {
+  arrived_[b.ring[from]] = 0;
   b.token = (from + 1) % uint32_t(b.ring.size());
+  // gtar: the round ends when the token wraps (every waiting warp issued).
+  const int next = holder(b);
+  if (b.round && (next < 0 || uint32_t(next) <= from)) b.round = false;
+}
+
+bool DabGateCore::gathered(const Buffer& b) const {
+  return std::all_of(b.ring.begin(), b.ring.end(),
+                     [&](uint32_t id) { return exited_[id] || arrived_[id]; });
 }
 
 DabGateCore::Verdict DabGateCore::check(const GateWarp& gw, const WarpInstr& in, bool commit) {
@@ -131,7 +142,16 @@ DabGateCore::Verdict DabGateCore::check(const GateWarp& gw, const WarpInstr& in,
   if (in.kind == WarpInstr::Kind::Fence && in.scope == Scope::Cta) return Verdict::Pass;
   Buffer& b = bufs_[buffer_of(j, id % W)];
   const auto me = uint32_t(std::find(b.ring.begin(), b.ring.end(), id) - b.ring.begin());
-  if (spec_.order == "gwat" && holder(b) != int(me)) {
+  if (spec_.order == "gtar" && !b.round) { // gather: wait until the whole ring is here
+    arrived_[id] = 1;
+    if (!gathered(b)) {
+      if (commit) ++token_waits_;
+      return Verdict::Wait;
+    }
+    b.round = true;
+    b.token = 0;
+  }
+  if (spec_.order != "none" && holder(b) != int(me)) {
     if (commit) ++token_waits_;
     return Verdict::Wait;
   }
@@ -216,7 +236,7 @@ std::string DabGateCore::state() const {
     os << "; buffer " << i << ": " << b.core->used() << "/" << b.core->capacity() << " entries"
        << (b.core->full() ? " FULL" : "") << (b.sync ? " SYNC" : "") << (done(b) ? " DONE" : "");
     const int h = holder(b);
-    if (h >= 0 && spec_.order == "gwat") {
+    if (h >= 0 && spec_.order != "none") {
       const uint32_t id = b.ring[size_t(h)];
       const uint32_t W = launch_.warps_per_cta;
       os << ", token: CTA " << (id / W) * launch_.sms + sm_ << " warp " << id % W;

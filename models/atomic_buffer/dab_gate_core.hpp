@@ -10,6 +10,9 @@
 //   ring of b = the warps of b in the SM's current batch, sorted by (j, w)
 //   order gwat: only the ring's token holder may issue an ordered instruction;
 //               issuing one passes the token to the next warp that has not exited
+//   order gtar: the same token, but a round starts only once every warp of the
+//               ring waits at an ordered instruction or has exited, and ends when
+//               the token wraps (so GTAR and GWAT give the same bits)
 //
 // Ordered instructions are reds (taken into the buffer like an ALU op: no
 // request goes down the path, P21), value-returning atomics and device or
@@ -89,6 +92,7 @@ private:
     std::vector<uint32_t> ring; // logical warp ids (j * W + w) of the current batch
     uint32_t token = 0;         // index into ring where the holder search starts
     bool sync = false;
+    bool round = false; // gtar: the ring's warps issue in order (else they gather)
     uint64_t drained_into = 0; // the last epoch that took packets from it
   };
   uint32_t buffer_of(uint32_t j, uint32_t w) const;
@@ -107,7 +111,9 @@ private:
   std::vector<Buffer> bufs_;
   GateLaunch launch_{};
   uint32_t ctas_here_ = 0, batches_ = 0, cur_ = 0, exited_in_batch_ = 0;
-  std::vector<uint8_t> exited_; // per logical warp
+  std::vector<uint8_t> exited_;  // per logical warp
+  std::vector<uint8_t> arrived_; // gtar: waits at an ordered instruction (per logical warp)
+  bool gathered(const Buffer& b) const;
   uint64_t applied_ = 0;
   bool injecting_ = false;
   Counter &token_waits_, &batch_waits_, &sync_waits_, &full_waits_;

@@ -10,6 +10,8 @@
 # Usage: dab_determinism.sh <tlmgpu> <source-dir>
 set -u
 bin=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
@@ -47,6 +49,16 @@ n=$(hashes "$out")
 out=$("$bin" determinism -p "$dab" "${neg[@]}" --seeds 4 --set dab.order=none)
 n=$(hashes "$out")
 [ "${n:-0}" -ge 2 ] && ok || { bad "DAB order none: $n distinct hashes (want >= 2)"; echo "$out"; }
+
+# GTAR issues the same sequence as GWAT (other timing): the same bits.
+for mode in lt at; do
+  g=$("$bin" run -p "$dab" -w float-reduce --arg n=16384 --arg addresses=64 --timing $mode \
+    --quiet --out "$tmp/gwat" >/dev/null 2>&1 && grep -o '"output_hash": "[0-9a-f]*"' "$tmp/gwat/stats.json")
+  t=$("$bin" run -p "$dab" -w float-reduce --arg n=16384 --arg addresses=64 --timing $mode \
+    --set dab.order=gtar --quiet --out "$tmp/gtar" >/dev/null 2>&1 &&
+    grep -o '"output_hash": "[0-9a-f]*"' "$tmp/gtar/stats.json")
+  [ -n "$g" ] && [ "$g" = "$t" ] && ok || bad "GTAR and GWAT differ in $mode ('$g' vs '$t')"
+done
 
 # Integer reds under DAB equal the CPU reference (histogram checks its bins).
 for mode in functional lt at; do

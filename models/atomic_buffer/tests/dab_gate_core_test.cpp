@@ -137,3 +137,17 @@ TEST_CASE("dab gate: CTAs must be placed c mod sms", "[dab_gate]") {
   CHECK_NOTHROW(core.warp_started(GateWarp{0, 3, 0}));
   CHECK_THROWS_AS(core.warp_started(GateWarp{0, 2, 0}), InvariantError);
 }
+
+TEST_CASE("dab gate: gtar gathers the ring, then issues one round in logical order",
+          "[dab_gate]") {
+  Fixture f(1, 2, 32, "gtar");
+  const GateWarp w0{0, 0, 0}, w4{4, 0, 4};
+  CHECK(f.core.check(w4, red({0x100}), true) == V::Wait); // warp 0 has not arrived
+  CHECK(f.core.check(w0, red({0x100}), false) == V::Taken); // now all are here: round
+  CHECK(f.core.check(w4, red({0x100}), true) == V::Wait);   // ... in logical order
+  CHECK(f.core.check(w0, red({0x100}), true) == V::Taken);
+  CHECK(f.core.check(w4, red({0x100}), true) == V::Taken); // the round ends
+  CHECK(f.core.check(w4, red({0x100}), true) == V::Wait);  // gather again: warp 0 is not here
+  f.core.warp_exited(w0);                                  // an exited warp counts as arrived
+  CHECK(f.core.check(w4, red({0x100}), true) == V::Taken);
+}
