@@ -150,6 +150,7 @@ DabGateCore::Verdict DabGateCore::check(const GateWarp& gw, const WarpInstr& in,
     }
     b.round = true;
     b.token = 0;
+    open(); // the ring's first warp may be asleep, waiting for the gate
   }
   if (spec_.order != "none" && holder(b) != int(me)) {
     if (commit) ++token_waits_;

@@ -92,7 +92,7 @@ private:
     std::vector<uint32_t> ring; // logical warp ids (j * W + w) of the current batch
     uint32_t token = 0;         // index into ring where the holder search starts
     bool sync = false;
-    bool round = false; // gtar: the ring's warps issue in order (else they gather)
+    bool round = false;        // gtar: the ring's warps issue in order (else they gather)
     uint64_t drained_into = 0; // the last epoch that took packets from it
   };
   uint32_t buffer_of(uint32_t j, uint32_t w) const;

@@ -60,6 +60,22 @@ for mode in lt at; do
   [ -n "$g" ] && [ "$g" = "$t" ] && ok || bad "GTAR and GWAT differ in $mode ('$g' vs '$t')"
 done
 
+# BC (float reds into sigma and delta, max reds into a flag) on as20graph in
+# at: GTAR must not sleep through the start of its round, and gives GWAT's bits.
+as20=$src/../shared/data/as20graph.txt
+if [ -f "$as20" ]; then
+  for o in gwat gtar; do
+    "$bin" run -p "$dab" -w bc --arg input="$as20" --arg sources=2 --timing at \
+      --set dab.order=$o --quiet --out "$tmp/bc_$o" >"$tmp/bc_$o.log" 2>&1 &&
+      ok || bad "bc $o at: $(tail -1 "$tmp/bc_$o.log")"
+  done
+  [ "$(grep -o '"output_hash": "[0-9a-f]*"' "$tmp/bc_gwat/stats.json" 2>/dev/null)" = \
+    "$(grep -o '"output_hash": "[0-9a-f]*"' "$tmp/bc_gtar/stats.json" 2>/dev/null)" ] &&
+    ok || bad "bc: GTAR and GWAT differ"
+else
+  bad "no $as20 (the shared data folder)"
+fi
+
 # Integer reds under DAB equal the CPU reference (histogram checks its bins).
 for mode in functional lt at; do
   "$bin" run -p "$dab" -w histogram --arg n=8192 --timing $mode >/dev/null 2>&1 && ok ||

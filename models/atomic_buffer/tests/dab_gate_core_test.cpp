@@ -138,11 +138,10 @@ TEST_CASE("dab gate: CTAs must be placed c mod sms", "[dab_gate]") {
   CHECK_THROWS_AS(core.warp_started(GateWarp{0, 2, 0}), InvariantError);
 }
 
-TEST_CASE("dab gate: gtar gathers the ring, then issues one round in logical order",
-          "[dab_gate]") {
+TEST_CASE("dab gate: gtar gathers the ring, then issues one round in logical order", "[dab_gate]") {
   Fixture f(1, 2, 32, "gtar");
   const GateWarp w0{0, 0, 0}, w4{4, 0, 4};
-  CHECK(f.core.check(w4, red({0x100}), true) == V::Wait); // warp 0 has not arrived
+  CHECK(f.core.check(w4, red({0x100}), true) == V::Wait);   // warp 0 has not arrived
   CHECK(f.core.check(w0, red({0x100}), false) == V::Taken); // now all are here: round
   CHECK(f.core.check(w4, red({0x100}), true) == V::Wait);   // ... in logical order
   CHECK(f.core.check(w0, red({0x100}), true) == V::Taken);
