@@ -10,7 +10,8 @@ namespace tlmgpu {
 
 DabGateCore::DabGateCore(const AtomicBufferSpec& spec, uint32_t sm, uint32_t schedulers,
                          uint32_t warp_slots, StatGroup& stats)
-    : spec_(spec), sm_(sm), schedulers_(std::max(1u, schedulers)),
+    : spec_(spec), sm_(sm), schedulers_(std::max(1u, schedulers)), srr_(spec.order == "srr"),
+      gtar_(spec.order == "gtar"), ordered_(spec.order != "none"),
       token_waits_(stats.counter("token_waits", "checks",
                                  "ordered instructions held because another warp of their "
                                  "buffer's ring had the token (dab.order = gwat)")),
@@ -138,11 +139,14 @@ DabGateCore::Verdict DabGateCore::check(const GateWarp& gw, const WarpInstr& in,
     if (commit) ++batch_waits_;
     return Verdict::Wait;
   }
-  // A CTA-scope fence cannot expose a buffered red (P6): not an ordering point.
-  if (in.kind == WarpInstr::Kind::Fence && in.scope == Scope::Cta) return Verdict::Pass;
+  // A CTA-scope fence cannot expose a buffered red (P6): not an ordering
+  // point. Only srr orders it (and every other instruction) by the token.
+  const bool ordering = in.kind == WarpInstr::Kind::Red || in.kind == WarpInstr::Kind::Atomic ||
+                        (in.kind == WarpInstr::Kind::Fence && in.scope != Scope::Cta);
+  if (!ordering && !srr_) return Verdict::Pass;
   Buffer& b = bufs_[buffer_of(j, id % W)];
   const auto me = uint32_t(std::find(b.ring.begin(), b.ring.end(), id) - b.ring.begin());
-  if (spec_.order == "gtar" && !b.round) { // gather: wait until the whole ring is here
+  if (gtar_ && !b.round) { // gather: wait until the whole ring is here
     arrived_[id] = 1;
     if (!gathered(b)) {
       if (commit) ++token_waits_;
@@ -152,9 +156,16 @@ DabGateCore::Verdict DabGateCore::check(const GateWarp& gw, const WarpInstr& in,
     b.token = 0;
     open(); // the ring's first warp may be asleep, waiting for the gate
   }
-  if (spec_.order != "none" && holder(b) != int(me)) {
+  if (ordered_ && holder(b) != int(me)) {
     if (commit) ++token_waits_;
     return Verdict::Wait;
+  }
+  if (!ordering) { // srr: any other instruction of the token holder
+    if (commit) {
+      pass_token(b, me);
+      open();
+    }
+    return Verdict::Pass;
   }
   if (injecting_) return Verdict::Wait;
   const bool red = in.kind == WarpInstr::Kind::Red && AtomicBufferCore::bufferable(in.op, in.type);
@@ -237,7 +248,7 @@ std::string DabGateCore::state() const {
     os << "; buffer " << i << ": " << b.core->used() << "/" << b.core->capacity() << " entries"
        << (b.core->full() ? " FULL" : "") << (b.sync ? " SYNC" : "") << (done(b) ? " DONE" : "");
     const int h = holder(b);
-    if (h >= 0 && spec_.order != "none") {
+    if (h >= 0 && ordered_) {
       const uint32_t id = b.ring[size_t(h)];
       const uint32_t W = launch_.warps_per_cta;
       os << ", token: CTA " << (id / W) * launch_.sms + sm_ << " warp " << id % W;

@@ -13,6 +13,8 @@
 //   order gtar: the same token, but a round starts only once every warp of the
 //               ring waits at an ordered instruction or has exited, and ends when
 //               the token wraps (so GTAR and GWAT give the same bits)
+//   order srr:  the token orders every instruction of the ring's warps (strict
+//               round robin, §V-A): other bits than GWAT's, still deterministic
 //
 // Ordered instructions are reds (taken into the buffer like an ALU op: no
 // request goes down the path, P21), value-returning atomics and device or
@@ -53,8 +55,11 @@ public:
   DabGateCore(const AtomicBufferSpec& spec, uint32_t sm, uint32_t schedulers, uint32_t warp_slots,
               StatGroup& stats);
 
-  static bool gates(WarpInstr::Kind k) {
-    return k == WarpInstr::Kind::Red || k == WarpInstr::Kind::Atomic || k == WarpInstr::Kind::Fence;
+  // srr orders every instruction; the others only reds, atomics and fences.
+  bool gates(WarpInstr::Kind k) const {
+    return srr_ ? k != WarpInstr::Kind::Exit
+                : k == WarpInstr::Kind::Red || k == WarpInstr::Kind::Atomic ||
+                      k == WarpInstr::Kind::Fence;
   }
   void kernel_begins(const GateLaunch& l); // throws InvariantError for a bad geometry
   void warp_started(const GateWarp& w);    // throws InvariantError if placement is not c mod sms
@@ -108,6 +113,7 @@ private:
 
   const AtomicBufferSpec& spec_;
   const uint32_t sm_, schedulers_;
+  const bool srr_, gtar_, ordered_; // dab.order srr, gtar; any order but none
   std::vector<Buffer> bufs_;
   GateLaunch launch_{};
   uint32_t ctas_here_ = 0, batches_ = 0, cur_ = 0, exited_in_batch_ = 0;

@@ -37,7 +37,7 @@ public:
   IssueGate* issue_gate() override { return this; }
 
   // IssueGate
-  bool gates(WarpInstr::Kind k) const override { return DabGateCore::gates(k); }
+  bool gates(WarpInstr::Kind k) const override { return core_.gates(k); }
   Verdict check(const GateWarp& w, const WarpInstr& in, bool commit) override;
   uint32_t taken_cycles() const override { return spec_.insert_cycles; }
   void kernel_begins(const GateLaunch& l) override { core_.kernel_begins(l); }

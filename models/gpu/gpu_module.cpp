@@ -150,6 +150,17 @@ void GpuModule::cta_done(uint16_t sm, Cycle at) {
   if (dispatcher_->all_done()) kernel_done_.notify(sc_core::SC_ZERO_TIME);
 }
 
+std::string GpuModule::waits() const {
+  std::string out;
+  uint32_t shown = 0, busy = 0;
+  for (const SmModule* sm : sms) {
+    if (!sm->busy()) continue;
+    if (++busy <= 4) out += "\n  " + sm->waits(), ++shown;
+  }
+  if (busy > shown) out += "\n  ... and " + std::to_string(busy - shown) + " more busy SMs";
+  return busy ? out : " (no SM runs a CTA)";
+}
+
 void GpuModule::synchronize() {
   if (!running_) return;
   if (!dispatcher_->all_done()) sc_core::wait(kernel_done_);

@@ -49,6 +49,8 @@ public:
   DeviceMemory device_memory;
   void launch(KernelLaunch k);
   void synchronize();
+  // What the busy SMs wait for (at most a few lines), for deadlock reports.
+  std::string waits() const;
   uint64_t kernels_run() const { return kernels_run_; }
   // Puts this GPU into a trace: its process and kernel track, a probe on
   // every SM's issue and on every port below it (tlmgpu/sim/trace.hpp).

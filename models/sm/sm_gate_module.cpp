@@ -6,6 +6,7 @@
 #include "tlmgpu/config.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 namespace tlmgpu {
 
@@ -49,6 +50,32 @@ void SmModule::take_gated(uint32_t slot, const WarpInstr& in, Cycle now) {
   ++*gate_taken_;
   w.ready_at = now + (ctx_.timed() ? gate_->taken_cycles() : 0);
   advance(slot);
+}
+
+std::string SmModule::waits() const {
+  uint32_t barrier = 0, memory = 0, gate = 0, exited = 0, other = 0;
+  for (uint32_t slot = 0; slot < warps_.size(); ++slot) {
+    const WarpSlot& w = warps_[slot];
+    if (!w.valid) continue;
+    const WarpInstr* p = w.exited ? nullptr : w.warp->pending();
+    if (w.exited)
+      ++exited;
+    else if (w.at_barrier)
+      ++barrier;
+    else if (w.outstanding > 0)
+      ++memory;
+    else if (gate_ && p && gated(w, *p) &&
+             gate_->check(gate_warp(slot), *p, false) == IssueGate::Verdict::Wait)
+      ++gate;
+    else
+      ++other;
+  }
+  std::ostringstream os;
+  os << name() << ": " << live_ctas_ << " CTAs; warps: " << barrier << " at a barrier, " << memory
+     << " waiting for memory, " << gate << " held by the issue gate, " << exited
+     << " exited waiting for writes, " << other << " other";
+  if (gate_) os << " [" << gate_->state() << "]";
+  return os.str();
 }
 
 } // namespace tlmgpu

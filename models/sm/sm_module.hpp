@@ -69,6 +69,9 @@ public:
   // memory instructions the LD/ST unit takes (the atomic profile).
   std::vector<InstrProbe*> issue_probes, memory_probes;
   bool busy() const { return live_ctas_ > 0; }
+  // What this SM's warps wait for, one line (deadlock reports): CTAs, warps
+  // at a barrier, waiting for memory, held by the issue gate (and its state).
+  std::string waits() const;
   // This SM's kernel end: it runs no CTA and none will come (every CTA is
   // placed), so a system-scope release goes down its memory path now, at SM
   // cycle `at`, while other SMs may still run (GPGPU-Sim flushes a cluster's

@@ -61,7 +61,9 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
   const double host_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!workload->finished())
-    throw SimError("simulation ended before the workload finished (deadlock: no event left)");
+    throw SimError("simulation ended before the workload finished (deadlock: no event left); "
+                   "what waits:" +
+                   gpu.waits());
 
   std::ostringstream summary;
   const std::string error = workload->check(ctx, gpu, summary);

@@ -50,6 +50,11 @@ out=$("$bin" determinism -p "$dab" "${neg[@]}" --seeds 4 --set dab.order=none)
 n=$(hashes "$out")
 [ "${n:-0}" -ge 2 ] && ok || { bad "DAB order none: $n distinct hashes (want >= 2)"; echo "$out"; }
 
+# SRR (the token orders every instruction): deterministic too.
+out=$("$bin" determinism -p "$dab" "${neg[@]}" --seeds 4 --set dab.order=srr)
+n=$(hashes "$out")
+[ "$n" = 1 ] && ok || { bad "DAB srr at: $n distinct hashes (want 1)"; echo "$out"; }
+
 # GTAR issues the same sequence as GWAT (other timing): the same bits.
 for mode in lt at; do
   g=$("$bin" run -p "$dab" -w float-reduce --arg n=16384 --arg addresses=64 --timing $mode \

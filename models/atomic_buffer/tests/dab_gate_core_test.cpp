@@ -150,3 +150,20 @@ TEST_CASE("dab gate: gtar gathers the ring, then issues one round in logical ord
   f.core.warp_exited(w0);                                  // an exited warp counts as arrived
   CHECK(f.core.check(w4, red({0x100}), true) == V::Taken);
 }
+
+TEST_CASE("dab gate: srr orders every instruction of a ring, not only reds", "[dab_gate]") {
+  Fixture f(1, 2, 32, "srr");
+  const GateWarp w0{0, 0, 0}, w4{4, 0, 4}, w1{1, 0, 1};
+  WarpInstr alu;
+  alu.kind = WarpInstr::Kind::Compute;
+  alu.count = 1;
+  CHECK(f.core.gates(WarpInstr::Kind::Compute));
+  CHECK(f.core.check(w4, alu, true) == V::Wait); // warp 0 first
+  CHECK(f.core.check(w1, alu, true) == V::Pass); // another ring
+  CHECK(f.core.check(w0, alu, true) == V::Pass);
+  CHECK(f.core.check(w0, red({0x100}), true) == V::Wait); // warp 4's turn, even for a red
+  CHECK(f.core.check(w4, red({0x100}), true) == V::Taken);
+  CHECK(f.core.check(w0, red({0x100}), true) == V::Taken);
+  Fixture g(1, 2, 32, "gwat");
+  CHECK_FALSE(g.core.gates(WarpInstr::Kind::Compute));
+}
