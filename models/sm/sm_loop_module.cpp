@@ -1,0 +1,121 @@
+// The SM's cycle loop: issue, or find why nothing issued and when
+// something next may (idle), and wait for that cycle or an event; lt keeps
+// local time with a quantum keeper. Same class as sm_module.cpp; split only
+// to keep files small.
+#include "models/sm/sm_module.hpp"
+#include "tlmgpu/invariant.hpp"
+
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include <algorithm>
+
+using namespace sc_core;
+
+namespace tlmgpu {
+
+// A cycle in which no warp issued: why (judged from the warps' state now),
+// and the next cycle something may issue (~0: only an event can wake the
+// SM). One pass over the warp slots for both.
+SmModule::Idle SmModule::idle(Cycle now) {
+  Cycle next = ~Cycle{0};
+  bool mem = false, bar = false, any = false, lsu = false, gate = false;
+  const bool open = lsu_open();
+  const bool lt = ctx_.mode == TimingMode::LT;
+  for (const WarpSlot& w : warps_) {
+    if (!w.valid) continue;
+    any = true;
+    mem = mem || w.outstanding > 0 || w.exited;
+    bar = bar || w.at_barrier;
+    if (w.exited) { // lt: it frees its slot once its writes are acknowledged
+      if (lt) next = std::min(next, std::max(w.writes_done, now + 1));
+      continue;
+    }
+    // A warp the issue gate holds wakes when it opens.
+    if (gate_ && gated(w, *w.warp->pending()) &&
+        gate_->check(gate_warp(uint32_t(&w - warps_.data())), *w.warp->pending(), false) ==
+            IssueGate::Verdict::Wait) {
+      gate = true;
+      continue;
+    }
+    // A warp waiting for the LD/ST unit wakes on an acknowledgement (AT).
+    if (!open && is_global_memory(w.warp->pending()->kind)) {
+      lsu = true;
+      continue;
+    }
+    if (!w.at_barrier && w.outstanding == 0) next = std::min(next, std::max(w.ready_at, now + 1));
+  }
+  for (Cycle b : sched_busy_until_)
+    if (b > now) next = std::min(next, b);
+  Counter* why = !any   ? &stall_idle_
+                 : gate ? stall_gate_
+                 : lsu  ? &stall_lsu_
+                 : mem  ? &stall_memory_
+                 : bar  ? &stall_barrier_
+                        : &stall_scoreboard_;
+  return {why, next};
+}
+
+void SmModule::run() {
+  tlm_utils::tlm_quantumkeeper qk;
+  qk.reset();
+  for (;;) {
+    if (live_ctas_ == 0) {
+      // Catch up with the kernel first, then re-check: a CTA may have arrived
+      // while we synced (waiting on work_ right away could miss its notify).
+      if (qk.get_local_time() != SC_ZERO_TIME) {
+        qk.sync();
+        continue;
+      }
+      wait(work_);
+      continue;
+    }
+    const Cycle now = ctx_.mode == TimingMode::LT ? clk_.at(qk.get_current_time()) : clk_.now();
+    lt_now_ = now;
+    const bool issued = issue_cycle(now);
+    if (live_ctas_ == 0) continue;
+    if (!ctx_.timed()) {
+      // No time passes, so yield now and then: a warp spinning on a flag that
+      // another SM sets must let that SM's thread run.
+      if (!issued)
+        wait(response_);
+      else if (++functional_steps_ % 64 == 0)
+        wait(sc_core::SC_ZERO_TIME);
+      continue;
+    }
+    ++active_cycles_;
+    const Idle why = issued ? Idle{nullptr, now + 1} : idle(now);
+    Counter* stall = why.stall;
+    if (stall) ++*stall;
+    const Cycle next = why.next;
+    Cycle woke = next;
+    if (ctx_.mode == TimingMode::LT && next == ~Cycle{0}) {
+      // Only an issue gate's opening can wake the SM: catch up with the
+      // kernel first (the gate may open meanwhile), then wait for it.
+      TLMGPU_CHECK(gate_ && "LT: every warp waits for an event that cannot come");
+      if (qk.get_local_time() != SC_ZERO_TIME) {
+        qk.sync();
+        continue;
+      }
+      wait(response_);
+      const Cycle woke = clk_.now();
+      if (stall && woke > now + 1) *stall += woke - now - 1, active_cycles_ += woke - now - 1;
+      continue;
+    }
+    if (ctx_.mode == TimingMode::LT) {
+      qk.set(clk_.cycles(next) - sc_time_stamp());
+      if (qk.need_sync()) qk.sync();
+    } else {
+      if (next == ~Cycle{0})
+        wait(response_);
+      else
+        wait(clk_.until(next), response_); // a memory response may come first
+      woke = std::max(clk_.now(), now + 1);
+    }
+    if (stall && woke > now + 1) { // the skipped cycles stalled for the same reason
+      *stall += woke - now - 1;
+      active_cycles_ += woke - now - 1;
+    }
+  }
+}
+
+} // namespace tlmgpu
