@@ -63,22 +63,28 @@ struct Block {
   std::function<std::vector<ParamRow>()> rows;
 };
 
+// The groups PlatformSpec::visit declares, in its order: parameters are
+// declared once, and `describe`/`list` follow the platform's own list.
+struct GroupLister {
+  std::vector<Block> out;
+  template <class T, class D>
+  void param(T&, const char*, D, Range, const char*, const char*) {}
+  void text(std::string&, const char*, const char*, const char*) {}
+  void choice(std::string&, const char*, const char*, std::initializer_list<const char*>,
+              const char*) {}
+  template <class S>
+  void group(const char* name, S&) {
+    out.push_back({name, [name] { return describe_rows<S>(name); }});
+  }
+};
+
 const std::vector<Block>& blocks() {
-  static const std::vector<Block> list = {
-      {"sim", [] { return describe_rows<SimSpec>("sim"); }},
-      {"sm", [] { return describe_rows<SmSpec>("sm"); }},
-      {"l1", [] { return describe_rows<L1Spec>("l1"); }},
-      {"lab", [] { return describe_rows<LabSpec>("lab"); }},
-      {"dab", [] { return describe_rows<AtomicBufferSpec>("dab"); }},
-      {"shared_mem", [] { return describe_rows<SharedMemSpec>("shared_mem"); }},
-      {"xbar", [] { return describe_rows<XbarSpec>("xbar"); }},
-      {"l2", [] { return describe_rows<L2Spec>("l2"); }},
-      {"dram", [] { return describe_rows<DramSpec>("dram"); }},
-      {"address_map", [] { return describe_rows<AddressMapSpec>("address_map"); }},
-      {"mmio", [] { return describe_rows<MmioSpec>("mmio"); }},
-      {"energy", [] { return describe_rows<EnergySpec>("energy"); }},
-      {"jitter", [] { return describe_rows<JitterSpec>("jitter"); }},
-  };
+  static const std::vector<Block> list = [] {
+    PlatformSpec p{};
+    GroupLister g;
+    p.visit(g);
+    return g.out;
+  }();
   return list;
 }
 
