@@ -37,6 +37,7 @@ int cmd_topology(const Args& args);    // blocks.cpp
 int cmd_sweep(const Args& args);       // sweep.cpp
 int cmd_report(const Args& args);      // sweep.cpp
 int cmd_determinism(const Args& args); // determinism.cpp
+int cmd_litmus(const Args& args);      // litmus.cpp
 
 // Shared by the commands (commands.cpp). parse: `args` against `desc`; false
 // when --help was printed instead. resolve_platform: a path as given, or a

@@ -43,6 +43,8 @@ const Command kCommands[] = {
     {"determinism", cmd_determinism,
      "run seeds 1..N and count distinct output hashes (with jitter.enable: injected "
      "non-determinism)"},
+    {"litmus", cmd_litmus,
+     "run the scoped-synchronization litmus suite on each RSP protocol (models/scoped)"},
 };
 
 void usage(std::ostream& os) {
