@@ -14,6 +14,7 @@
 #include "../../models/l2/l2_spec.hpp"
 #include "../../models/lab/lab_spec.hpp"
 #include "../../models/mmio/mmio_spec.hpp"
+#include "../../models/scu/scu_spec.hpp"
 #include "../../models/shared_mem/shared_mem_spec.hpp"
 #include "../../models/sm/sm_spec.hpp"
 #include "../../models/xbar/xbar_spec.hpp"
@@ -59,6 +60,7 @@ struct PlatformSpec {
   DramSpec dram;
   AddressMapSpec address_map;
   MmioSpec mmio;
+  ScuSpec scu; // stream compaction unit, when the topology places one (models/scu)
   EnergySpec energy;
   JitterSpec jitter; // non-determinism injection, off by default (jitter.hpp)
   // Which blocks exist and how they are bound: structure, not parameters, so
@@ -80,6 +82,7 @@ struct PlatformSpec {
     v.group("dram", dram);
     v.group("address_map", address_map);
     v.group("mmio", mmio);
+    v.group("scu", scu);
     v.group("energy", energy);
     v.group("jitter", jitter);
   }

@@ -11,6 +11,7 @@
 #include "models/lab/lab_module.hpp"
 #include "models/mmio/mmio_regs_module.hpp"
 #include "models/probe/probe_module.hpp"
+#include "models/scu/scu_module.hpp"
 #include "models/sm/sm_module.hpp"
 #include "models/xbar/xbar_module.hpp"
 #include "tlmgpu/sim/builder.hpp"
@@ -141,6 +142,7 @@ void register_gpu_blocks() {
       b.functional_neutral = true;
       register_block(std::move(b));
     }
+    register_block(scu_block_type());
     // Built-in memory-path stages (explicit: static self-registration would
     // be dropped by the linker from a static library).
     register_stage(probe_stage_type());

@@ -45,20 +45,6 @@ WarpTask bfs_level(Warp& w, BfsArgs a) {
   });
 }
 
-// Independent reference: a FIFO queue over the same CSR.
-std::vector<uint32_t> cpu_bfs(const graph::CsrGraph& g, uint32_t source) {
-  std::vector<uint32_t> depth(g.num_vertices(), kInf);
-  std::deque<uint32_t> q{source};
-  depth[source] = 0;
-  while (!q.empty()) {
-    const uint32_t u = q.front();
-    q.pop_front();
-    for (uint32_t x : g.neighbors(u))
-      if (depth[x] == kInf) depth[x] = depth[u] + 1, q.push_back(x);
-  }
-  return depth;
-}
-
 class Bfs : public GraphApp {
 public:
   explicit Bfs(const WorkloadArgs& a) : GraphApp("bfs", a, false) { source_ = pick_source(a); }
@@ -105,6 +91,20 @@ private:
 };
 
 } // namespace
+
+// Independent reference: a FIFO queue over the same CSR.
+std::vector<uint32_t> graph_apps::cpu_bfs(const graph::CsrGraph& g, uint32_t source) {
+  std::vector<uint32_t> depth(g.num_vertices(), kInf);
+  std::deque<uint32_t> q{source};
+  depth[source] = 0;
+  while (!q.empty()) {
+    const uint32_t u = q.front();
+    q.pop_front();
+    for (uint32_t x : g.neighbors(u))
+      if (depth[x] == kInf) depth[x] = depth[u] + 1, q.push_back(x);
+  }
+  return depth;
+}
 
 WorkloadEntry bfs_workload() {
   WorkloadInfo info{"bfs",

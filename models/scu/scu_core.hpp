@@ -1,0 +1,79 @@
+// The SCU's address generation, coalescing and data path, kernel-free
+// (style rule 1). The module (scu_module.*) moves lines; this decides which
+// lines, in which order, and what the output bytes are:
+//
+//   for each chunk of elements whose vectors fit the vector FIFO:
+//     1. vector_lines(): the mask/index/count lines of the chunk
+//     2. elements(): the data elements, in output order (after the mask)
+//     3. data_requests(): those elements as line requests, coalesced
+//     4. output(): the produced bytes, appended to the output stream
+//
+// ScuReference computes the same result straight from a memory image, for
+// tests and as the CPU-side check.
+#pragma once
+
+#include "models/scu/scu_command.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <unordered_map>
+#include <vector>
+
+namespace tlmgpu {
+
+// Reads `n` bytes at `a` of the memory image (the module: lines it fetched).
+using ByteReader = std::function<void(Addr a, void* dst, size_t n)>;
+
+// One data element to fetch: its address and how many times it is emitted
+// (Replication repeats; everything else 1).
+struct ScuElement {
+  Addr addr;
+  uint32_t repeat;
+};
+
+// A read request the coalescing unit sends: one line, and how many element
+// groups it serves (1 + merges).
+struct ScuLineRequest {
+  Addr line;
+  uint32_t groups;
+};
+
+class ScuCore {
+public:
+  ScuCore(const ScuCommand& c, uint32_t line_bytes, uint32_t width, uint32_t coalescer_entries,
+          uint32_t coalescer_merge, uint32_t vector_fifo_bytes);
+
+  // Elements [first, first + count) form chunk k; count() chunks in all.
+  uint64_t chunks() const { return chunks_; }
+  uint64_t chunk_first(uint64_t k) const { return k * chunk_; }
+  uint64_t chunk_count(uint64_t k) const;
+
+  // The vector lines chunk k needs (mask, index, count), in fetch order.
+  std::vector<Addr> vector_lines(uint64_t k) const;
+  // With the chunk's vectors readable through `vec`: the data elements in
+  // output order. Bitmask: every data[i] (the output is the mask).
+  std::vector<ScuElement> elements(uint64_t k, const ByteReader& vec) const;
+  // The elements as line requests through the coalescing unit: `width`
+  // elements per cycle; a group to a line that has an entry among the last
+  // `coalescer_entries` requests with fewer than `merge` groups joins it.
+  std::vector<ScuLineRequest> data_requests(const std::vector<ScuElement>& e) const;
+  // The bytes the chunk produces, with the data readable through `data`.
+  std::vector<uint8_t> output(uint64_t k, const std::vector<ScuElement>& e,
+                              const ByteReader& data) const;
+  // Elements the chunk produces (output bytes / output element size).
+  uint32_t out_elem_bytes() const { return c_.op == ScuOp::Bitmask ? 4 : c_.elem_bytes; }
+  const ScuCommand& command() const { return c_; }
+
+private:
+  bool keep(uint64_t i, const ByteReader& vec) const;
+  uint32_t u32(Addr base, uint64_t i, const ByteReader& vec) const;
+
+  ScuCommand c_;
+  uint32_t line_, width_, entries_, merge_;
+  uint64_t chunk_ = 1, chunks_ = 0;
+};
+
+// The operation's output, computed directly (no timing, no coalescing).
+std::vector<uint8_t> scu_reference(const ScuCommand& c, const ByteReader& mem);
+
+} // namespace tlmgpu

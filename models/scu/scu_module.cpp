@@ -1,0 +1,203 @@
+#include "models/scu/scu_module.hpp"
+
+#include "tlmgpu/params.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <queue>
+#include <sstream>
+
+namespace tlmgpu {
+
+ScuModule::ScuModule(sc_core::sc_module_name n, SimContext& ctx, const ScuSpec& spec,
+                     StatGroup& parent)
+    : sc_module(n), port("mem", spec.coalescer_entries, [this](Payload& t) { on_response(t); }),
+      ctx_(ctx), spec_(spec), clk_(spec.clock_mhz), stats_(parent, basename()),
+      ops_(stats_.counter("ops", "", "operations executed")),
+      cycles_(stats_.counter("cycles", "cycles", "SCU cycles busy (GPU/SCU time split)")),
+      elements_in_(stats_.counter("elements_in", "elements", "input elements (vector lengths)")),
+      elements_out_(stats_.counter("elements_out", "elements", "elements written")),
+      vector_reads_(stats_.counter("vector_reads", "lines", "mask/index/count line reads")),
+      data_reads_(stats_.counter("data_reads", "lines", "data line reads after coalescing")),
+      writes_(stats_.counter("writes", "lines", "output line writes (coalesced)")),
+      merged_groups_(stats_.counter("merged_groups", "",
+                                    "element groups served by a read already in flight")) {
+  ctx.shared<ScuModule*>("scu", [] { return new ScuModule*(nullptr); }) = this;
+}
+
+ScuModule* ScuModule::of(SimContext& ctx) {
+  return ctx.shared<ScuModule*>("scu", [] { return new ScuModule*(nullptr); });
+}
+
+void ScuModule::read_bytes(Addr a, void* dst, size_t n) const {
+  const unsigned lb = ctx_.net.line_bytes;
+  auto* d = static_cast<uint8_t*>(dst);
+  while (n) {
+    const Addr line = a / lb * lb;
+    const size_t off = a - line, k = std::min<size_t>(n, lb - off);
+    auto it = lines_.find(line);
+    if (it == lines_.end()) throw std::logic_error("SCU: a line the core needs was not fetched");
+    std::memcpy(d, it->second.data() + off, k);
+    d += k, a += k, n -= k;
+  }
+}
+
+GpuPayload* ScuModule::make(const Req& r) {
+  const unsigned lb = ctx_.net.line_bytes;
+  GpuAccess a;
+  a.kind = r.write ? AccessKind::Store : AccessKind::Load;
+  a.src_sm = 0xffff; // not an SM: replies route by the crossbar input
+  a.sector_mask = (1u << (lb / ctx_.net.sector_bytes)) - 1;
+  a.txn_id = ctx_.pool.next_txn_id();
+  GpuPayload* t = ctx_.pool.allocate();
+  t->setup(r.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, r.line, lb, a);
+  if (r.write) {
+    std::memcpy(t->data(), r.data.data(), lb);
+    std::memcpy(t->byte_enable(), r.be.data(), lb);
+    t->enable_bytes(lb);
+  }
+  return t;
+}
+
+void ScuModule::on_response(Payload& t) {
+  auto& p = static_cast<GpuPayload&>(t);
+  if (p.get_command() == tlm::TLM_READ_COMMAND)
+    lines_[p.get_address()].assign(p.data(), p.data() + ctx_.net.line_bytes);
+  in_flight_.erase(&t);
+  p.release();
+  --outstanding_;
+  answered_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void ScuModule::transfer(std::vector<Req>& reqs) {
+  const unsigned lb = ctx_.net.line_bytes;
+  // Reads in flight are bounded by the coalescer's entries and by the data
+  // FIFO (lines outstanding or waiting to be delivered in order).
+  const uint64_t window = std::max<uint64_t>(
+      1, std::min<uint64_t>(spec_.coalescer_entries, spec_.fetch_fifo_bytes / lb));
+  const Cycle t0 = clk_.now();
+  if (!ctx_.at()) {
+    // Blocking transport with the request's own start time as the input
+    // delay (the targets book their resources at that time); a request
+    // starts when its elements are generated and one of `window` slots is
+    // free, i.e. the earliest of the in-flight requests has finished.
+    std::priority_queue<Cycle, std::vector<Cycle>, std::greater<>> busy;
+    Cycle end = t0;
+    for (Req& r : reqs) {
+      Cycle start = t0 + r.not_before;
+      while (busy.size() >= window) {
+        start = std::max(start, busy.top());
+        busy.pop();
+      }
+      GpuPayload* t = make(r);
+      sc_core::sc_time d = clk_.cycles(start - t0);
+      port.b_transport(*t, d);
+      const Cycle done = t0 + clk_.at_or_after(d);
+      if (!r.write) lines_[r.line].assign(t->data(), t->data() + lb);
+      t->release();
+      busy.push(done);
+      end = std::max(end, done);
+    }
+    wait(clk_.until(end));
+    return;
+  }
+  for (Req& r : reqs) {
+    if (clk_.now() < t0 + r.not_before) wait(clk_.until(t0 + r.not_before));
+    while (outstanding_ >= window || !port.can_send())
+      wait(answered_);
+    GpuPayload* t = make(r);
+    ++outstanding_;
+    port.send(*t);
+  }
+  while (outstanding_)
+    wait(answered_);
+}
+
+void ScuModule::check_range(const DeviceMemory& mem, const ScuCommand& c, const char* what, Addr a,
+                            uint64_t bytes) {
+  if (!bytes || mem.contains(a, bytes)) return;
+  std::ostringstream os;
+  os << "SCU " << c.name() << ": " << what << " 0x" << std::hex << a << std::dec << " (" << bytes
+     << " bytes) is outside every device allocation";
+  throw ConfigError(os.str());
+}
+
+uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
+  if (std::string p = c.problem(); !p.empty())
+    throw ConfigError("SCU " + std::string(c.name()) + ": " + p);
+  // The vectors and the whole output area first: nothing is read or
+  // written if one of them is out of bounds.
+  check_range(mem, c, "mask", c.mask, c.mask ? 4 * c.n : 0);
+  check_range(mem, c, "index", c.index, c.index ? 4 * c.n : 0);
+  check_range(mem, c, "count", c.count, c.count ? 4 * c.n : 0);
+  if (c.op == ScuOp::Bitmask || c.op == ScuOp::Data || c.op == ScuOp::Replication)
+    check_range(mem, c, "data", c.data, uint64_t(c.elem_bytes) * c.n);
+  check_range(mem, c, "out", c.out,
+              uint64_t(c.op == ScuOp::Bitmask ? 4 : c.elem_bytes) * c.out_capacity);
+  const unsigned lb = ctx_.net.line_bytes;
+  ScuCore core(c, lb, spec_.width, spec_.coalescer_entries, spec_.coalescer_merge,
+               spec_.vector_fifo_bytes);
+  const Cycle start = clk_.now();
+  const ByteReader rd = [this](Addr a, void* d, size_t n) { read_bytes(a, d, n); };
+  uint64_t out_bytes = 0;
+  std::vector<uint8_t> tail(lb, 0), tail_be(lb, 0); // the output line being filled
+  Addr tail_line = c.out / lb * lb;
+  auto flush_tail = [&](std::vector<Req>& w, Cycle at) {
+    if (std::none_of(tail_be.begin(), tail_be.end(), [](uint8_t b) { return b; })) return;
+    w.push_back({tail_line, true, at, tail, tail_be});
+    std::fill(tail_be.begin(), tail_be.end(), 0);
+  };
+  for (uint64_t k = 0; k < core.chunks(); ++k) {
+    lines_.clear();
+    // 1. Vector parameters into the vector FIFO.
+    std::vector<Req> vec;
+    for (Addr l : core.vector_lines(k))
+      vec.push_back({l, false, 0, {}, {}});
+    vector_reads_ += vec.size();
+    transfer(vec);
+    // 2-3. Data addresses at `width` per cycle, coalesced, fetched in order.
+    const std::vector<ScuElement> elems = core.elements(k, rd);
+    if (c.op == ScuOp::Access || c.op == ScuOp::AccessExpansion)
+      for (const ScuElement& e : elems)
+        check_range(mem, c, "data element", e.addr, c.elem_bytes);
+    const std::vector<ScuLineRequest> dreq = core.data_requests(elems);
+    std::vector<Req> data;
+    uint64_t groups = 0;
+    for (const auto& r : dreq) {
+      data.push_back({r.line, false, spec_.stage_cycles + groups, {}, {}});
+      groups += r.groups;
+      merged_groups_ += r.groups - 1;
+    }
+    data_reads_ += data.size();
+    transfer(data);
+    // 4. The data store: output bytes into whole-line writes.
+    const std::vector<uint8_t> bytes = core.output(k, elems, rd);
+    const uint64_t out_elems = (out_bytes + bytes.size()) / core.out_elem_bytes();
+    if (out_elems > c.out_capacity)
+      throw ConfigError("SCU " + std::string(c.name()) + ": output of at least " +
+                        std::to_string(out_elems) + " elements exceeds out_capacity " +
+                        std::to_string(c.out_capacity));
+    std::vector<Req> w;
+    for (size_t i = 0; i < bytes.size(); ++i) {
+      const Addr a = c.out + out_bytes + i, line = a / lb * lb;
+      if (line != tail_line) {
+        flush_tail(w, spec_.stage_cycles + (i / core.out_elem_bytes()) / spec_.width);
+        tail_line = line;
+      }
+      tail[a - line] = bytes[i];
+      tail_be[a - line] = 0xff;
+    }
+    out_bytes += bytes.size();
+    if (k + 1 == core.chunks()) flush_tail(w, spec_.stage_cycles + bytes.size() / 4 / spec_.width);
+    writes_ += w.size();
+    transfer(w);
+  }
+  const uint64_t produced = out_bytes / core.out_elem_bytes();
+  ++ops_;
+  elements_in_ += c.n;
+  elements_out_ += produced;
+  cycles_ += clk_.now() - start;
+  return produced;
+}
+
+} // namespace tlmgpu

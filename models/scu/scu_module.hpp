@@ -1,0 +1,70 @@
+// The stream compaction unit as a SystemC block: a non-SM initiator on the
+// SM-to-memory network (a crossbar input), programmed by the host (README.md).
+// ScuCore decides which lines and what output; this shell moves the lines
+// with the pipeline's limits: `width` elements per cycle, at most
+// `coalescer_entries` reads in flight and `fetch_fifo_bytes` of data lines
+// outstanding, writes coalesced into whole lines.
+#pragma once
+
+#include "models/scu/scu_core.hpp"
+#include "models/scu/scu_spec.hpp"
+#include "tlmgpu/device_memory.hpp"
+#include "tlmgpu/sim/builder.hpp"
+#include "tlmgpu/sim/clock.hpp"
+#include "tlmgpu/sim/context.hpp"
+#include "tlmgpu/sim/ports.hpp"
+#include "tlmgpu/stats.hpp"
+
+#include <unordered_map>
+#include <vector>
+
+namespace tlmgpu {
+
+class ScuModule : public sc_core::sc_module {
+public:
+  ScuModule(sc_core::sc_module_name n, SimContext& ctx, const ScuSpec& spec, StatGroup& parent);
+  InitiatorPort port; // into a crossbar input
+
+  // Runs `c` to completion from the calling thread (the host's: GPU and
+  // SCU run serially, seed-003 §2.1) and returns the output elements.
+  // Every vector, data element and output byte must lie in an allocation
+  // of `mem`. Throws ConfigError for a malformed command, an address outside
+  // the allocations, or an output that would not fit `out_capacity`.
+  uint64_t execute(const ScuCommand& c, const DeviceMemory& mem);
+
+  // The SCU of a device (one per GPU), for host programs; nullptr if the
+  // platform places none.
+  static ScuModule* of(SimContext& ctx);
+
+private:
+  struct Req {
+    Addr line;
+    bool write;
+    Cycle not_before; // address generation: the cycle its elements are generated
+    std::vector<uint8_t> data, be;
+  };
+  // Moves `reqs` in order; read lines land in `lines_`.
+  void transfer(std::vector<Req>& reqs);
+  void on_response(Payload& t);
+  GpuPayload* make(const Req& r);
+  void read_bytes(Addr a, void* dst, size_t n) const;
+  static void check_range(const DeviceMemory& mem, const ScuCommand& c, const char* what, Addr a,
+                          uint64_t bytes);
+
+  SimContext& ctx_;
+  ScuSpec spec_;
+  Clock clk_;
+  StatGroup stats_;
+  std::unordered_map<Addr, std::vector<uint8_t>> lines_; // lines read by this operation
+  std::unordered_map<Payload*, size_t> in_flight_;
+  sc_core::sc_event answered_;
+  uint64_t outstanding_ = 0;
+  Counter &ops_, &cycles_, &elements_in_, &elements_out_, &vector_reads_, &data_reads_, &writes_,
+      &merged_groups_;
+};
+
+// The block type `scu` (scu_blocks.cpp): one port `mem`, an initiator bound
+// to a crossbar input.
+BlockType scu_block_type();
+
+} // namespace tlmgpu

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The stream compaction unit (models/scu) in a platform: bfs-frontier with
+# version=scu (expansion and contraction on the SCU) and version=gpu match
+# the CPU reference in every timing mode, on the tiny, GTX 980 and TX1
+# variants; a platform without an SCU or a wrong version is one clear error.
+#
+# usage: bash tests/cli/scu.sh <path-to-tlmgpu> <source-dir>
+set -u
+T=$1
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+source "$2/tests/cli/lib/checks.sh"
+D="$2/../shared/data"
+EX="$2/examples/scu"
+
+for mode in functional lt at; do
+  for v in gpu scu; do
+    for g in karate.mtx as20graph.txt; do
+      "$T" run -p "$EX/tiny-scu.json" -w bfs-frontier --arg version=$v --arg "input=$D/$g" \
+        --timing $mode --quiet --out "$TMP/o" >"$TMP/log" 2>&1
+      rc=$?
+      check "bfs-frontier $v $g $mode matches the CPU reference (exit $rc)" \
+        "$([[ $rc -eq 0 ]]; echo $?)"
+    done
+  done
+done
+# The SCU did the compactions: 2 operations per level, elements moved.
+"$T" run -p "$EX/tiny-scu.json" -w bfs-frontier --arg version=scu --arg "input=$D/as20graph.txt" \
+  --timing at --quiet --out "$TMP/s" >/dev/null 2>&1
+python3 - "$TMP/s/stats.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["total"]["gpu"]["scu"]
+ok = s["ops"]["value"] >= 2 and s["elements_out"]["value"] > 6000 and s["cycles"]["value"] > 0
+sys.exit(0 if ok else 1)
+PY
+check "scu stats: operations, elements and SCU cycles are counted" $?
+for p in gtx980-scu tx1-scu; do
+  "$T" run -p "$EX/$p.json" -w bfs-frontier --arg version=scu --arg "input=$D/as20graph.txt" \
+    --timing at --quiet --out "$TMP/p" >"$TMP/log" 2>&1
+  rc=$?
+  check "$p: bfs-frontier scu passes (at; exit $rc)" "$([[ $rc -eq 0 ]]; echo $?)"
+done
+
+expect_error "no SCU on the platform" 2 "version: scu needs a platform with an SCU" -- \
+  run -p tiny -w bfs-frontier --arg version=scu --arg "input=$D/karate.mtx" --out "$TMP/e"
+expect_error "unknown version" 2 "version" "'cpu'" -- \
+  run -p tiny -w bfs-frontier --arg version=cpu --arg "input=$D/karate.mtx" --out "$TMP/e"
+
+finish scu

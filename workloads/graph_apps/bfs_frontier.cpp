@@ -1,0 +1,217 @@
+// `bfs-frontier`: queue-based BFS in the thesis' phase structure (seed-003
+// §1.3, §2.7): each level expands the vertex frontier into an edge frontier
+// and contracts that into the next vertex frontier. A vertex joins a
+// frontier once: the thread that wins atomicCAS(depth[u], inf, L + 1) keeps
+// it. Two versions (`version=`):
+//   gpu  one kernel per level expands in SIMT lanes and appends winners to
+//        the next frontier with atomicAdd on a counter (the baseline);
+//   scu  GPU `prepare` (index, count per frontier vertex), SCU access-
+//        expansion compaction (the edge frontier), GPU `contract` (the CAS,
+//        a keep flag per edge), SCU data compaction (the next frontier);
+//        needs a platform with an SCU (examples/scu/).
+// Depths are checked exactly against a CPU queue BFS.
+#include "workloads/graph_apps/bfs_frontier.hpp"
+
+#include "workloads/graph_apps/bfs.hpp"
+
+#include "models/host/host_module.hpp"
+#include "models/scu/scu_module.hpp"
+#include "workloads/graph_apps/graph_app.hpp"
+
+
+namespace tlmgpu {
+namespace {
+
+using namespace graph_apps;
+
+struct Level {
+  DeviceCsr g;
+  Addr depth = 0, in = 0, out = 0, count = 0, index = 0, degree = 0, keep = 0;
+  uint32_t n = 0, level = 0; // n: elements of `in`
+};
+
+Mask mine(const Warp& w, uint32_t n) {
+  return w.active() & (w.global_thread_id() < Lanes<uint64_t>(n));
+}
+
+// Visits u at depth L + 1 if nobody has: returns the lanes that won it.
+WarpOp<Lanes<uint32_t>> claim(Warp& w, const Level& a, const Lanes<uint32_t>& u, Mask m) {
+  return w.atomic_cas<uint32_t>(address_of<uint32_t>(a.depth, u), Lanes<uint32_t>(kInf),
+                                Lanes<uint32_t>(a.level + 1), m);
+}
+
+// gpu: lane i expands in[i]; winners append themselves to `out`.
+WarpTask expand_contract(Warp& w, Level a) {
+  const Mask m = mine(w, a.n);
+  if (m.empty()) co_return;
+  const Lanes<uint32_t> v =
+      co_await w.load<uint32_t>(address_of<uint32_t>(a.in, w.global_thread_id()), m);
+  co_await for_each_edge(w, a.g, v, m, false, [a](Warp& wk, EdgeLanes e, Mask em) -> WarpTask {
+    const Lanes<uint32_t> old = co_await claim(wk, a, e.dst, em);
+    const Mask won = em & (old == Lanes<uint32_t>(kInf));
+    if (won.empty()) co_return;
+    const Lanes<uint32_t> slot =
+        co_await wk.atomic<uint32_t>(AtomicOp::Add, Lanes<Addr>(a.count), Lanes<uint32_t>(1u), won);
+    co_await wk.store<uint32_t>(address_of<uint32_t>(a.out, slot), e.dst, won);
+  });
+}
+
+// scu, step 1: the CSR row start and degree of each frontier vertex.
+WarpTask prepare(Warp& w, Level a) {
+  const Mask m = mine(w, a.n);
+  if (m.empty()) co_return;
+  const Lanes<uint64_t> i = w.global_thread_id();
+  const Lanes<uint32_t> v = co_await w.load<uint32_t>(address_of<uint32_t>(a.in, i), m);
+  const Lanes<uint32_t> lo = co_await w.load<uint32_t>(address_of<uint32_t>(a.g.row_offsets, v), m);
+  const Lanes<uint32_t> hi =
+      co_await w.load<uint32_t>(address_of<uint32_t>(a.g.row_offsets, v + Lanes<uint32_t>(1u)), m);
+  co_await w.compute(1);
+  co_await w.store<uint32_t>(address_of<uint32_t>(a.index, i), lo, m);
+  co_await w.store<uint32_t>(address_of<uint32_t>(a.degree, i), hi - lo, m);
+}
+
+// scu, step 3: lane i claims edge-frontier element i; keep[i] = it won.
+WarpTask contract(Warp& w, Level a) {
+  const Mask m = mine(w, a.n);
+  if (m.empty()) co_return;
+  const Lanes<uint64_t> i = w.global_thread_id();
+  const Lanes<uint32_t> u = co_await w.load<uint32_t>(address_of<uint32_t>(a.in, i), m);
+  const Lanes<uint32_t> old = co_await claim(w, a, u, m);
+  const Lanes<uint32_t> won =
+      select(old == Lanes<uint32_t>(kInf), Lanes<uint32_t>(1u), Lanes<uint32_t>(0u));
+  co_await w.store<uint32_t>(address_of<uint32_t>(a.keep, i), won, m);
+}
+
+class BfsFrontier : public GraphApp {
+public:
+  explicit BfsFrontier(const WorkloadArgs& a) : GraphApp("bfs-frontier", a, false) {
+    source_ = pick_source(a);
+    version_ = a.str("version");
+    if (version_ != "gpu" && version_ != "scu")
+      throw ConfigError("workload argument version: '" + version_ + "' is not gpu or scu");
+  }
+
+  // Before the simulation starts: version=scu needs an SCU on the platform.
+  void elaborate(SimContext& ctx, GpuModule& gpu) override {
+    if (version_ == "scu" && !ScuModule::of(ctx))
+      throw ConfigError("workload argument version: scu needs a platform with an SCU (a block "
+                        "of type scu, e.g. examples/scu/gtx980-scu.json)");
+    GraphApp::elaborate(ctx, gpu);
+  }
+
+protected:
+  void run(SimContext& ctx, HostModule& h, const DeviceCsr& g) override {
+    ScuModule* scu = version_ == "scu" ? ScuModule::of(ctx) : nullptr;
+    std::vector<uint32_t> init(g.n, kInf);
+    init[source_] = 0;
+    const uint64_t edges = std::max<uint32_t>(g.m, 1);
+    // A vertex enters a frontier once: n entries bound either frontier.
+    std::vector<uint32_t> first(g.n, 0);
+    first[0] = source_;
+    Level a{g,
+            h.upload(init, "depth"),
+            h.upload(first, "frontier_a"),
+            h.malloc(4ull * g.n, "frontier_b"),
+            h.malloc(4, "count"),
+            0,
+            0,
+            0,
+            1,
+            0};
+    Addr edge_frontier = 0;
+    if (scu) {
+      a.index = h.malloc(4ull * g.n, "index");
+      a.degree = h.malloc(4ull * g.n, "degree");
+      edge_frontier = h.malloc(4 * edges, "edge_frontier");
+      a.keep = h.malloc(4 * edges, "keep");
+    }
+    for (; a.n; ++a.level) {
+      if (iterations_ == iteration_cap()) {
+        converged_ = false;
+        break;
+      }
+      if (scu)
+        a.n = level_scu(h, *scu, a, edge_frontier);
+      else
+        a.n = level_gpu(h, a);
+      std::swap(a.in, a.out);
+      ++iterations_;
+    }
+    depth_ = h.download<uint32_t>(a.depth, g.n);
+  }
+
+  void start_reference() override {
+    reference_ = std::async(std::launch::async, [this] { return cpu_bfs(graph_, source_); });
+  }
+  std::string verify() override { return first_mismatch(depth_, reference_.get(), "depth"); }
+  void corrupt() override { depth_[source_] ^= 1; }
+  void write_result(const std::filesystem::path& f) override {
+    write_vertex_values(
+        f, "depth (BFS hops from vertex " + vertex_label(source_) + "; inf = unreachable)",
+        [this](uint32_t v) { return fmt(depth_[v]); });
+  }
+  std::string extra_summary() const override {
+    return source_summary(source_) + ", version " + version_;
+  }
+
+private:
+  void launch(HostModule& h, const std::string& name, uint32_t threads,
+              std::function<WarpTask(Warp&)> body) {
+    KernelLaunch k;
+    k.name = name;
+    k.grid = {(threads + block_ - 1) / block_, 1, 1};
+    k.block = {block_, 1, 1};
+    k.body = std::move(body);
+    h.launch(std::move(k));
+  }
+  uint32_t level_gpu(HostModule& h, const Level& a) {
+    h.memset(a.count, 0, 4);
+    launch(h, "bfs_expand_contract", a.n, [a](Warp& w) { return expand_contract(w, a); });
+    h.synchronize();
+    return h.download<uint32_t>(a.count, 1)[0];
+  }
+  uint32_t level_scu(HostModule& h, ScuModule& scu, Level a, Addr edge_frontier) {
+    launch(h, "bfs_prepare", a.n, [a](Warp& w) { return prepare(w, a); });
+    h.synchronize();
+    ScuCommand ex;
+    ex.op = ScuOp::AccessExpansion;
+    ex.n = a.n;
+    ex.data = a.g.col_indices;
+    ex.index = a.index;
+    ex.count = a.degree;
+    ex.out = edge_frontier;
+    ex.out_capacity = std::max<uint32_t>(a.g.m, 1);
+    const uint64_t ne = scu.execute(ex, h.gpu().device_memory);
+    if (!ne) return 0;
+    Level c = a;
+    c.in = edge_frontier;
+    c.n = uint32_t(ne);
+    launch(h, "bfs_contract", c.n, [c](Warp& w) { return contract(w, c); });
+    h.synchronize();
+    ScuCommand dc;
+    dc.op = ScuOp::Data;
+    dc.n = ne;
+    dc.data = edge_frontier;
+    dc.mask = a.keep;
+    dc.out = a.out;
+    dc.out_capacity = a.g.n;
+    return uint32_t(scu.execute(dc, h.gpu().device_memory));
+  }
+
+  uint32_t source_ = 0;
+  std::string version_;
+  std::vector<uint32_t> depth_;
+  std::future<std::vector<uint32_t>> reference_;
+};
+
+} // namespace
+
+WorkloadEntry bfs_frontier_workload() {
+  WorkloadInfo info{"bfs-frontier",
+                    "queue-based BFS, expansion and contraction phases (seed-003): version=gpu "
+                    "(atomic queue) or scu (compactions on the stream compaction unit)",
+                    graph_args({source_arg(), {"version", "gpu", "gpu | scu"}})};
+  return {info, [](const WorkloadArgs& a) { return std::make_unique<BfsFrontier>(a); }};
+}
+
+} // namespace tlmgpu
