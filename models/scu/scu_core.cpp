@@ -11,6 +11,20 @@ const char* ScuCommand::name() const {
   return n[int(op)];
 }
 
+bool scu_unique_filter(uint32_t x, uint8_t* set, uint32_t ways, uint8_t* victim) {
+  int empty = -1;
+  for (uint32_t w = 0; w < ways; ++w) {
+    uint32_t e;
+    std::memcpy(&e, set + 4 * w, 4);
+    if (e == x) return false;
+    if (e == 0xffffffffu && empty < 0) empty = int(w);
+  }
+  uint32_t w = empty >= 0 ? uint32_t(empty) : *victim;
+  if (empty < 0) *victim = uint8_t((*victim + 1) % ways);
+  std::memcpy(set + 4 * w, &x, 4);
+  return true;
+}
+
 std::string ScuCommand::problem() const {
   if (elem_bytes != 4 && elem_bytes != 8) return "elem_bytes must be 4 or 8";
   if (!data) return "data: no vector";
@@ -22,6 +36,12 @@ std::string ScuCommand::problem() const {
   if ((op == ScuOp::Replication || op == ScuOp::AccessExpansion) && !count)
     return std::string(name()) + ": needs a count vector";
   if (int(cmp) > int(ScuCmp::Ge)) return "cmp: unknown comparison";
+  if (filter != ScuFilter::None) {
+    if (op == ScuOp::Bitmask) return "filter: a bitmask operation has no elements to filter";
+    if (elem_bytes != 4) return "filter: the unique filter keys 4-byte elements";
+    if (!hash.base || !hash.sets) return "filter: no hash table (hash.base, hash.sets)";
+    if (hash.ways < 1 || hash.ways > 32) return "filter: hash.ways must be 1..32";
+  }
   return "";
 }
 

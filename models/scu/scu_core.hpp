@@ -73,7 +73,16 @@ private:
   uint64_t chunk_ = 1, chunks_ = 0;
 };
 
-// The operation's output, computed directly (no timing, no coalescing).
+// The operation's output, computed directly (no timing, no coalescing);
+// no filtering.
 std::vector<uint8_t> scu_reference(const ScuCommand& c, const ByteReader& mem);
+
+// One probe of the unique filter (seed-003 §2.5) on a set's `ways` entries
+// (`set` points at them, in the line the unit fetched): x present -> false
+// (drop); else x goes into an empty way, or over the way `*victim` points at
+// (round robin; the pointer advances) when the set is full -> true (keep).
+// Never drops a value it has not seen (no false positives); an evicted value
+// can pass again (false negatives), which the kernels tolerate.
+bool scu_unique_filter(uint32_t x, uint8_t* set, uint32_t ways, uint8_t* victim);
 
 } // namespace tlmgpu

@@ -20,8 +20,11 @@ ScuModule::ScuModule(sc_core::sc_module_name n, SimContext& ctx, const ScuSpec& 
       vector_reads_(stats_.counter("vector_reads", "lines", "mask/index/count line reads")),
       data_reads_(stats_.counter("data_reads", "lines", "data line reads after coalescing")),
       writes_(stats_.counter("writes", "lines", "output line writes (coalesced)")),
-      merged_groups_(stats_.counter("merged_groups", "",
-                                    "element groups served by a read already in flight")) {
+      merged_groups_(
+          stats_.counter("merged_groups", "", "element groups served by a read already in flight")),
+      filtered_(stats_.counter("filtered", "elements", "elements the filter dropped")),
+      hash_reads_(stats_.counter("hash_reads", "lines", "hash set lines read by the filter")),
+      hash_writes_(stats_.counter("hash_writes", "lines", "hash set lines written by the filter")) {
   ctx.shared<ScuModule*>("scu", [] { return new ScuModule*(nullptr); }) = this;
 }
 
@@ -122,6 +125,44 @@ void ScuModule::check_range(const DeviceMemory& mem, const ScuCommand& c, const 
   throw ConfigError(os.str());
 }
 
+std::vector<uint8_t> ScuModule::filter_chunk(const ScuCommand& c, const std::vector<uint8_t>& in) {
+  const unsigned lb = ctx_.net.line_bytes;
+  auto line_of = [&](uint32_t x) { return c.hash.set_addr(c.hash.set_of(x)) / lb * lb; };
+  std::vector<Req> reads;
+  for (size_t i = 0; i + 4 <= in.size(); i += 4) {
+    uint32_t x;
+    std::memcpy(&x, in.data() + i, 4);
+    const Addr line = line_of(x);
+    if (hash_lines_.emplace(line, std::vector<uint8_t>()).second)
+      reads.push_back({line, false, Cycle(reads.size()), {}, {}}); // one access per cycle
+  }
+  hash_reads_ += reads.size();
+  transfer(reads);
+  for (const Req& r : reads)
+    hash_lines_[r.line] = lines_.at(r.line);
+  std::vector<uint8_t> out;
+  std::vector<Addr> dirty;
+  for (size_t i = 0; i + 4 <= in.size(); i += 4) {
+    uint32_t x;
+    std::memcpy(&x, in.data() + i, 4);
+    const Addr set = c.hash.set_addr(c.hash.set_of(x)), line = set / lb * lb;
+    if (!scu_unique_filter(x, hash_lines_[line].data() + (set - line), c.hash.ways,
+                           &victim_[set])) {
+      ++filtered_;
+      continue;
+    }
+    out.insert(out.end(), in.begin() + i, in.begin() + i + 4);
+    if (std::find(dirty.begin(), dirty.end(), line) == dirty.end()) dirty.push_back(line);
+  }
+  std::vector<Req> writes;
+  for (Addr l : dirty)
+    writes.push_back(
+        {l, true, Cycle(writes.size()), hash_lines_[l], std::vector<uint8_t>(lb, 0xff)});
+  hash_writes_ += writes.size();
+  transfer(writes);
+  return out;
+}
+
 uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
   if (std::string p = c.problem(); !p.empty())
     throw ConfigError("SCU " + std::string(c.name()) + ": " + p);
@@ -132,9 +173,17 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
   check_range(mem, c, "count", c.count, c.count ? 4 * c.n : 0);
   if (c.op == ScuOp::Bitmask || c.op == ScuOp::Data || c.op == ScuOp::Replication)
     check_range(mem, c, "data", c.data, uint64_t(c.elem_bytes) * c.n);
+  const unsigned lb = ctx_.net.line_bytes;
+  if (c.filter != ScuFilter::None) {
+    check_range(mem, c, "hash", c.hash.base, c.hash.bytes());
+    if (c.hash.ways * 4 > lb || c.hash.base % (c.hash.ways * 4))
+      throw ConfigError("SCU " + std::string(c.name()) + ": hash sets of " +
+                        std::to_string(c.hash.ways) + " ways must lie within one " +
+                        std::to_string(lb) + "-byte line (base aligned to the set size)");
+  }
+  hash_lines_.clear();
   check_range(mem, c, "out", c.out,
               uint64_t(c.op == ScuOp::Bitmask ? 4 : c.elem_bytes) * c.out_capacity);
-  const unsigned lb = ctx_.net.line_bytes;
   ScuCore core(c, lb, spec_.width, spec_.coalescer_entries, spec_.coalescer_merge,
                spec_.vector_fifo_bytes);
   const Cycle start = clk_.now();
@@ -171,7 +220,8 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
     data_reads_ += data.size();
     transfer(data);
     // 4. The data store: output bytes into whole-line writes.
-    const std::vector<uint8_t> bytes = core.output(k, elems, rd);
+    std::vector<uint8_t> bytes = core.output(k, elems, rd);
+    if (c.filter != ScuFilter::None) bytes = filter_chunk(c, bytes);
     const uint64_t out_elems = (out_bytes + bytes.size()) / core.out_elem_bytes();
     if (out_elems > c.out_capacity)
       throw ConfigError("SCU " + std::string(c.name()) + ": output of at least " +

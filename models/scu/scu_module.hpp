@@ -48,6 +48,10 @@ private:
   void on_response(Payload& t);
   GpuPayload* make(const Req& r);
   void read_bytes(Addr a, void* dst, size_t n) const;
+  // The Filtering/Grouping unit on one chunk's output (unique filter): the
+  // hash sets it probes are read (one L2 access per cycle), probed in
+  // element order, and the sets it changed written back.
+  std::vector<uint8_t> filter_chunk(const ScuCommand& c, const std::vector<uint8_t>& in);
   static void check_range(const DeviceMemory& mem, const ScuCommand& c, const char* what, Addr a,
                           uint64_t bytes);
 
@@ -55,12 +59,14 @@ private:
   ScuSpec spec_;
   Clock clk_;
   StatGroup stats_;
-  std::unordered_map<Addr, std::vector<uint8_t>> lines_; // lines read by this operation
+  std::unordered_map<Addr, std::vector<uint8_t>> lines_;      // lines read by this operation
+  std::unordered_map<Addr, std::vector<uint8_t>> hash_lines_; // hash lines, this operation
+  std::unordered_map<Addr, uint8_t> victim_;                  // round-robin pointer per hash set
   std::unordered_map<Payload*, size_t> in_flight_;
   sc_core::sc_event answered_;
   uint64_t outstanding_ = 0;
   Counter &ops_, &cycles_, &elements_in_, &elements_out_, &vector_reads_, &data_reads_, &writes_,
-      &merged_groups_;
+      &merged_groups_, &filtered_, &hash_reads_, &hash_writes_;
 };
 
 // The block type `scu` (scu_blocks.cpp): one port `mem`, an initiator bound

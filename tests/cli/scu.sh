@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The stream compaction unit (models/scu) in a platform: bfs-frontier with
-# version=scu (expansion and contraction on the SCU) and version=gpu match
+# version=scu (expansion and contraction on the SCU), scu-filter (with the
+# unique filter's hash table in memory) and version=gpu match
 # the CPU reference in every timing mode, on the tiny, GTX 980 and TX1
 # variants; a platform without an SCU or a wrong version is one clear error.
 #
@@ -14,7 +15,7 @@ D="$2/../shared/data"
 EX="$2/examples/scu"
 
 for mode in functional lt at; do
-  for v in gpu scu; do
+  for v in gpu scu scu-filter; do
     for g in karate.mtx as20graph.txt; do
       "$T" run -p "$EX/tiny-scu.json" -w bfs-frontier --arg version=$v --arg "input=$D/$g" \
         --timing $mode --quiet --out "$TMP/o" >"$TMP/log" 2>&1
@@ -34,6 +35,15 @@ ok = s["ops"]["value"] >= 2 and s["elements_out"]["value"] > 6000 and s["cycles"
 sys.exit(0 if ok else 1)
 PY
 check "scu stats: operations, elements and SCU cycles are counted" $?
+# The filter drops duplicates on an as20graph expansion and the result stays exact.
+"$T" run -p "$EX/tiny-scu.json" -w bfs-frontier --arg version=scu-filter \
+  --arg "input=$D/as20graph.txt" --timing lt --quiet --out "$TMP/f" >/dev/null 2>&1
+python3 - "$TMP/f/stats.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["total"]["gpu"]["scu"]
+sys.exit(0 if s["filtered"]["value"] > 1000 and s["hash_reads"]["value"] > 0 else 1)
+PY
+check "scu-filter drops duplicate edge-frontier elements" $?
 for p in gtx980-scu tx1-scu; do
   "$T" run -p "$EX/$p.json" -w bfs-frontier --arg version=scu --arg "input=$D/as20graph.txt" \
     --timing at --quiet --out "$TMP/p" >"$TMP/log" 2>&1
@@ -43,7 +53,7 @@ done
 
 expect_error "no SCU on the platform" 2 "version: scu needs a platform with an SCU" -- \
   run -p tiny -w bfs-frontier --arg version=scu --arg "input=$D/karate.mtx" --out "$TMP/e"
-expect_error "unknown version" 2 "version" "'cpu'" -- \
+expect_error "unknown version" 2 "version" "'cpu'" "scu-filter" -- \
   run -p tiny -w bfs-frontier --arg version=cpu --arg "input=$D/karate.mtx" --out "$TMP/e"
 
 finish scu

@@ -8,7 +8,9 @@
 //   scu  GPU `prepare` (index, count per frontier vertex), SCU access-
 //        expansion compaction (the edge frontier), GPU `contract` (the CAS,
 //        a keep flag per edge), SCU data compaction (the next frontier);
-//        needs a platform with an SCU (examples/scu/).
+//        needs a platform with an SCU (examples/scu/);
+//   scu-filter  scu with the expansion filtered inline by the SCU's unique
+//        filter (a hash table in device memory, through L2).
 // Depths are checked exactly against a CPU queue BFS.
 #include "workloads/graph_apps/bfs_frontier.hpp"
 
@@ -17,7 +19,6 @@
 #include "models/host/host_module.hpp"
 #include "models/scu/scu_module.hpp"
 #include "workloads/graph_apps/graph_app.hpp"
-
 
 namespace tlmgpu {
 namespace {
@@ -87,21 +88,25 @@ public:
   explicit BfsFrontier(const WorkloadArgs& a) : GraphApp("bfs-frontier", a, false) {
     source_ = pick_source(a);
     version_ = a.str("version");
-    if (version_ != "gpu" && version_ != "scu")
-      throw ConfigError("workload argument version: '" + version_ + "' is not gpu or scu");
+    if (version_ != "gpu" && version_ != "scu" && version_ != "scu-filter")
+      throw ConfigError("workload argument version: '" + version_ +
+                        "' is not gpu, scu or scu-filter");
+    filter_ = version_ == "scu-filter";
+    hash_sets_ = uint32_t(a.u64("hash_sets", 0, 1u << 26));
   }
 
   // Before the simulation starts: version=scu needs an SCU on the platform.
   void elaborate(SimContext& ctx, GpuModule& gpu) override {
-    if (version_ == "scu" && !ScuModule::of(ctx))
-      throw ConfigError("workload argument version: scu needs a platform with an SCU (a block "
-                        "of type scu, e.g. examples/scu/gtx980-scu.json)");
+    if (version_ != "gpu" && !ScuModule::of(ctx))
+      throw ConfigError("workload argument version: " + version_ +
+                        " needs a platform with an SCU (a block of type scu, e.g. "
+                        "examples/scu/gtx980-scu.json)");
     GraphApp::elaborate(ctx, gpu);
   }
 
 protected:
   void run(SimContext& ctx, HostModule& h, const DeviceCsr& g) override {
-    ScuModule* scu = version_ == "scu" ? ScuModule::of(ctx) : nullptr;
+    ScuModule* scu = version_ != "gpu" ? ScuModule::of(ctx) : nullptr;
     std::vector<uint32_t> init(g.n, kInf);
     init[source_] = 0;
     const uint64_t edges = std::max<uint32_t>(g.m, 1);
@@ -124,6 +129,13 @@ protected:
       a.degree = h.malloc(4ull * g.n, "degree");
       edge_frontier = h.malloc(4 * edges, "edge_frontier");
       a.keep = h.malloc(4 * edges, "keep");
+    }
+    if (filter_) {
+      // The expansion's unique filter (its own table, seed-003 P13): 16-way
+      // sets, by default as many entries as vertices.
+      hash_.sets = hash_sets_ ? hash_sets_ : std::max<uint32_t>(1, (g.n + 15) / 16);
+      hash_.base = h.malloc(hash_.bytes(), "scu_filter_hash");
+      h.memset(hash_.base, 0xff, hash_.bytes());
     }
     for (; a.n; ++a.level) {
       if (iterations_ == iteration_cap()) {
@@ -181,6 +193,13 @@ private:
     ex.count = a.degree;
     ex.out = edge_frontier;
     ex.out_capacity = std::max<uint32_t>(a.g.m, 1);
+    if (filter_) {
+      // Inline unique filtering (the thesis' enhanced BFS): a vertex already
+      // in an edge frontier, this level or an earlier one, is not expanded
+      // again; the CAS in `contract` stays the exact check.
+      ex.filter = ScuFilter::Unique;
+      ex.hash = hash_;
+    }
     const uint64_t ne = scu.execute(ex, h.gpu().device_memory);
     if (!ne) return 0;
     Level c = a;
@@ -198,8 +217,10 @@ private:
     return uint32_t(scu.execute(dc, h.gpu().device_memory));
   }
 
-  uint32_t source_ = 0;
+  uint32_t source_ = 0, hash_sets_ = 0;
   std::string version_;
+  bool filter_ = false;
+  ScuHash hash_;
   std::vector<uint32_t> depth_;
   std::future<std::vector<uint32_t>> reference_;
 };
@@ -207,10 +228,14 @@ private:
 } // namespace
 
 WorkloadEntry bfs_frontier_workload() {
-  WorkloadInfo info{"bfs-frontier",
-                    "queue-based BFS, expansion and contraction phases (seed-003): version=gpu "
-                    "(atomic queue) or scu (compactions on the stream compaction unit)",
-                    graph_args({source_arg(), {"version", "gpu", "gpu | scu"}})};
+  WorkloadInfo info{
+      "bfs-frontier",
+      "queue-based BFS, expansion and contraction phases (seed-003): version=gpu "
+      "(atomic queue) or scu (compactions on the stream compaction unit)",
+      graph_args(
+          {source_arg(),
+           {"version", "gpu", "gpu | scu | scu-filter"},
+           {"hash_sets", "0", "scu-filter: sets of the 16-way filter table (0 = vertices / 16)"}})};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<BfsFrontier>(a); }};
 }
 

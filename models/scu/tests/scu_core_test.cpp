@@ -141,3 +141,34 @@ TEST_CASE("SCU commands are checked", "[scu]") {
   c.elem_bytes = 3;
   REQUIRE(c.problem().find("elem_bytes") != std::string::npos);
 }
+
+TEST_CASE("SCU unique filter: duplicates dropped while held, never a first sighting", "[scu]") {
+  std::vector<uint8_t> set(4 * 4, 0xff); // 4 ways, empty
+  uint8_t victim = 0;
+  REQUIRE(scu_unique_filter(7, set.data(), 4, &victim));
+  REQUIRE(!scu_unique_filter(7, set.data(), 4, &victim)); // duplicate
+  for (uint32_t x : {8u, 9u, 10u})
+    REQUIRE(scu_unique_filter(x, set.data(), 4, &victim));
+  // Full: 11 evicts way 0 (7) round robin; 7 then passes again (a false
+  // negative the kernels tolerate), evicting way 1 (8).
+  REQUIRE(scu_unique_filter(11, set.data(), 4, &victim));
+  REQUIRE(scu_unique_filter(7, set.data(), 4, &victim));
+  REQUIRE(!scu_unique_filter(11, set.data(), 4, &victim));
+  REQUIRE(!scu_unique_filter(9, set.data(), 4, &victim));
+  // No false positive over many values: each first sighting is kept.
+  std::vector<uint8_t> big(16 * 4, 0xff);
+  uint8_t v2 = 0;
+  for (uint32_t x = 100; x < 1000; ++x)
+    REQUIRE(scu_unique_filter(x, big.data(), 16, &v2));
+}
+
+TEST_CASE("SCU filter commands need a table of 4-byte keys", "[scu]") {
+  ScuCommand c;
+  c.op = ScuOp::Data, c.n = 1, c.data = D, c.mask = M, c.out = 0x90000;
+  c.filter = ScuFilter::Unique;
+  REQUIRE(c.problem().find("hash") != std::string::npos);
+  c.hash.base = 0x100000, c.hash.sets = 4;
+  REQUIRE(c.problem().empty());
+  c.op = ScuOp::Bitmask;
+  REQUIRE(!c.problem().empty());
+}
