@@ -211,3 +211,42 @@ TEST_CASE("sweep names: sanitize and input_name", "[sweep]") {
   CHECK(input_name("digits:/x/optdigits.tra") == "digits-optdigits");
   CHECK(input_name("gen") == "gen");
 }
+
+TEST_CASE("sweep point space: point k by index, the matrix order, without materialising",
+          "[sweep]") {
+  // Workloads with 1, 3 and 2 inputs: blocks of unequal size per workload.
+  const SweepSpec s = parse(R"({"platforms": ["a", "b"], "seeds": [5, 9],
+    "configs": {"X": {}, "Y": {"lab.entries": 8}},
+    "workloads": [{"label": "H", "workload": "histogram"},
+                  {"label": "P", "workload": "pagerank", "inputs": ["gen:a", "gen:b", "gen:a?x=1"]},
+                  {"label": "Q", "workload": "bfs", "inputs": ["gen:c", "gen:c="]}]})",
+                            fs::temp_directory_path());
+  const PointSpace space(s);
+  REQUIRE(space.size() == 2 * 2 * (1 + 3 + 2) * 2);
+  std::vector<std::string> want;
+  for (const char* p : {"a", "b"})
+    for (const char* c : {"X", "Y"})
+      for (const std::string w : {"H", "P/a", "P/b", "P/a-x1", "Q/c", "Q/c-2"})
+        for (const char* seed : {"s5", "s9"})
+          want.push_back(std::string(p) + "/" + c + "/" + w + "/" + seed);
+  for (std::size_t k = 0; k < space.size(); ++k)
+    CHECK(space.at(k).dir == want[k]);
+  CHECK(space.at(13).workload == 2);
+  CHECK(space.at(13).input == 0);
+  CHECK(space.at(13).args == expand(s)[13].args);
+}
+
+TEST_CASE("sweep point space: a 10^6-point spec costs its spec, not its points", "[sweep]") {
+  std::string seeds;
+  for (int i = 1; i <= 1000; ++i)
+    seeds += (i > 1 ? "," : "") + std::to_string(i);
+  std::string configs;
+  for (int i = 0; i < 1000; ++i)
+    configs += (i ? "," : "") + std::string("\"c") + std::to_string(i) + "\": {}";
+  const SweepSpec s = parse(R"({"platforms": ["t"], "seeds": [)" + seeds + R"(],
+    "configs": {)" + configs + R"(}, "workloads": [{"workload": "histogram"}]})",
+                            fs::temp_directory_path());
+  const PointSpace space(s);
+  CHECK(space.size() == 1000000);
+  CHECK(space.at(999999).dir == "t/c999/histogram/s1000");
+}
