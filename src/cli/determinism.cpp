@@ -164,11 +164,9 @@ int cmd_determinism(const Args& args) {
     jobs.push_back(std::move(j));
   }
   std::vector<SeedResult> results(seeds);
-  const int stopped = run_jobs(
-      jobs, ro, [](std::size_t) {},
-      [&](std::size_t i, const sweep::Outcome& o) {
-        results[i] = read_result(i + 1, jobs[i].dir, o);
-      });
+  const int stopped = run_jobs(jobs, ro, [&](std::size_t i, const sweep::Outcome& o) {
+    results[i] = read_result(i + 1, jobs[i].dir, o);
+  });
   if (!keep) fs::remove_all(root);
   if (stopped)
     throw std::runtime_error("determinism: stopped by signal " + std::to_string(stopped));
