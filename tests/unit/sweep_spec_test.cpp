@@ -74,7 +74,7 @@ TEST_CASE("sweep spec: every mistake names the file and key", "[sweep]") {
   CHECK(error_of(R"({"platforms": ["tiny"], "configs": {"B": {}}, "workloads": [{"workload": "x"}],
                      "seed": [1]})") ==
         "s.json: seed: unknown key (did you mean 'seeds'?); expected one of: name, timing, "
-        "baseline, platforms, configs, workloads, seeds, keep_stats");
+        "baseline, platforms, configs, workloads, seeds, keep_stats, backend");
   CHECK(error_of(R"({"platforms": ["tiny"], "configs": {"B": {}}, "workloads": [{"workload": "x"}],
                      "keep_stats": "no"})") ==
         "s.json: keep_stats: expected true or false, got \"no\"");
@@ -231,8 +231,10 @@ TEST_CASE("sweep point space: point k by index, the matrix order, without materi
           want.push_back(std::string(p) + "/" + c + "/" + w + "/" + seed);
   for (std::size_t k = 0; k < space.size(); ++k)
     CHECK(space.at(k).dir == want[k]);
-  CHECK(space.at(13).workload == 2);
-  CHECK(space.at(13).input == 0);
+  CHECK(space.at(10).workload == 2); // block: H 2, P 6, Q 4 points
+  CHECK(space.at(10).input == 1);
+  CHECK(space.at(10).seed == 5);
+  CHECK(space.at(13).config == 1);
   CHECK(space.at(13).args == expand(s)[13].args);
 }
 
@@ -249,4 +251,25 @@ TEST_CASE("sweep point space: a 10^6-point spec costs its spec, not its points",
   const PointSpace space(s);
   CHECK(space.size() == 1000000);
   CHECK(space.at(999999).dir == "t/c999/histogram/s1000");
+}
+
+TEST_CASE("sweep spec: the backend section", "[sweep]") {
+  const std::string head = R"({"platforms": ["t"], "configs": {"B": {}},
+    "workloads": [{"workload": "histogram"}], "backend": )";
+  const SweepSpec s = parse(head + R"({"type": "slurm", "partition": "cpu", "time": "1:00:00",
+    "mem": "4G", "account": "arch", "sshloginfile": "hosts.txt"}})",
+                            "/spec/dir");
+  CHECK(s.backend.type == "slurm");
+  CHECK(s.backend.partition == "cpu");
+  CHECK(s.backend.time == "1:00:00");
+  CHECK(s.backend.mem == "4G");
+  CHECK(s.backend.account == "arch");
+  CHECK(s.backend.sshloginfile == "/spec/dir/hosts.txt"); // relative to the spec
+  CHECK(parse(kMinimal).backend.type.empty());
+  CHECK(error_of(head + R"({"type": "pbs"}})") ==
+        "s.json: backend.type: expected one of local, parallel, slurm, got 'pbs'");
+  CHECK(error_of(head + R"({"partiton": "cpu"}})")
+            .find("backend.partiton: unknown key (did you "
+                  "mean 'partition'?)") != std::string::npos);
+  CHECK(error_of(head + R"({"time": 60}})") == "s.json: backend.time: expected a string, got 60");
 }
