@@ -69,10 +69,12 @@ void validate(const sweep::SweepSpec& s) {
 int dry_run(const Sweep& s) {
   std::size_t done = 0;
   const std::size_t n = s.space.size();
+  std::error_code ec;
+  const bool fresh = !fs::exists(s.root, ec); // nothing can be done: no file to look for
   for (std::size_t k = 0; k < n && !stop_requested(); ++k) {
     const sweep::Point p = s.space.at(k);
     std::string why;
-    const bool ok = sweep::point_done(s.root / p.dir, p.args, &why);
+    const bool ok = !fresh && sweep::point_done(s.root / p.dir, p.args, &why);
     done += ok;
     if (!why.empty()) std::cerr << "sweep: not trusting a passed point: " << why << "\n";
     std::cout << (ok ? "done " : "run  ") << p.dir << "\n     " << quoted(p.args) << "\n";

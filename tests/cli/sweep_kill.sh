@@ -11,7 +11,13 @@ set -u
 T=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 TMP=$(mktemp -d)
 source "$2/tests/cli/lib/checks.sh"
-trap 'pkill -KILL -f -- "--out $TMP/" 2>/dev/null; rm -rf "$TMP"' EXIT
+# Runs orphaned by kill -9 end on their own within a second; wait for them
+# rather than remove the directory under them.
+cleanup() {
+  for _ in $(seq 100); do pgrep -f -- "--out $TMP/" >/dev/null || break; sleep 0.1; done
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
 KILLS=${3:-30}
 RANDOM=${4:-19}
 
