@@ -172,8 +172,29 @@ int stop_requested() {
   return g_stop;
 }
 
-int run_jobs(JobSource& source, const RunnerOptions& opts) {
-  std::vector<Running> running;
+namespace {
+
+// An error out of the source (a marker that cannot be written: disk full)
+// ends the sweep, but not before its runs: they are stopped and reaped, so
+// none is left behind writing into a directory nobody records.
+void stop_all(std::vector<Running>& running) {
+  for (Running& r : running)
+    signal_run(r, SIGTERM, r.job.grace_s);
+  while (!running.empty()) {
+    for (std::size_t i = 0; i < running.size();) {
+      int status = 0;
+      if (waitpid(running[i].pid, &status, WNOHANG) == running[i].pid) {
+        running.erase(running.begin() + std::ptrdiff_t(i));
+        continue;
+      }
+      if (Clock::now() > running[i].kill_at) signal_run(running[i], SIGKILL, 1e9);
+      ++i;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+int run_loop(JobSource& source, const RunnerOptions& opts, std::vector<Running>& running) {
   std::optional<Held> held;
   const std::size_t parallel = std::max(1u, opts.parallel);
   bool stopping = false, ended = false;
@@ -246,6 +267,18 @@ int run_jobs(JobSource& source, const RunnerOptions& opts) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return g_stop;
+}
+
+} // namespace
+
+int run_jobs(JobSource& source, const RunnerOptions& opts) {
+  std::vector<Running> running;
+  try {
+    return run_loop(source, opts, running);
+  } catch (...) {
+    stop_all(running);
+    throw;
+  }
 }
 
 int run_jobs(const std::vector<Job>& jobs, const RunnerOptions& opts,

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # `tlmgpu sweep --backend slurm` against a real Slurm: a private munged,
 # slurmctld and slurmd for this host (tests/cli/lib/slurm.sh). The sweep is
-# one job array plus a dependent merge job; its merged results must equal
-# the local backend's byte for byte; a resubmission submits only the points
-# that did not pass, and failed points keep their logs. Skips (77) with the
-# reason when the daemons cannot run here.
+# job arrays (split at MaxArraySize) plus a dependent merge job; its merged
+# results must equal the local backend's byte for byte; a resubmission (-j 1:
+# one task at a time) submits only the points that did not pass, and failed
+# points keep their logs. Skips (77) with the reason when the daemons cannot
+# run here.
 #
 # usage: bash tests/cli/sweep_slurm.sh <path-to-tlmgpu> <source-dir>
 set -u
@@ -30,8 +31,8 @@ OUT=$TMP/slurm-out
 "$T" sweep "$TMP/spec.json" --out "$OUT" --backend slurm --time 5 --mem 100M --wait \
   >"$TMP/o1" 2>"$TMP/e1"
 check "the slurm sweep exits 1 like the local one (exit $?)" $(($? == 1 ? 0 : 1))
-grep -q '4 submitted to Slurm as job array' "$TMP/e1"
-check "one job array of 4 points is submitted" $?
+grep -q '4 submitted to Slurm as job arrays [0-9]*, [0-9]*;' "$TMP/e1"
+check "4 points above MaxArraySize 3: two job arrays" $?
 cmp -s "$TMP/local/results.json" "$OUT/results.json" && cmp -s "$TMP/local/results.csv" "$OUT/results.csv"
 check "merged results equal the local backend's" $?
 ls "$OUT"/slurm/merge-*.out >/dev/null 2>&1 && [[ $(ls "$OUT"/slurm/*_*.out | wc -l) -eq 4 ]]
@@ -43,9 +44,9 @@ grep -q '4 points: 2 done, 2 failed, 0 running, 0 pending' "$TMP/st" &&
 check "--status: done, failed, with the failed points' error ($(head -n 1 "$TMP/st"))" $?
 
 touch -d '2001-01-01' "$OUT"/points/tiny/*/*/s1/point.json
-"$T" sweep "$TMP/spec.json" --out "$OUT" --backend slurm --wait >/dev/null 2>"$TMP/e2"
-grep -q '2 done earlier, 2 submitted' "$TMP/e2"
-check "a resubmission submits only the points that did not pass" $?
+"$T" sweep "$TMP/spec.json" --out "$OUT" --backend slurm -j 1 --wait >/dev/null 2>"$TMP/e2"
+grep -q '2 done earlier, 2 submitted to Slurm as job array [0-9]*;' "$TMP/e2"
+check "a resubmission submits only the points that did not pass, as one array" $?
 [[ $(find "$OUT/points" -name point.json -newer "$TMP/spec.json" | wc -l) -eq 2 ]]
 check "the passed points were not run again" $?
 [[ -f $OUT/points/tiny/B/R/s1/stderr.txt && -f $OUT/points/tiny/B/R/s1/stats.json && $(ls "$OUT"/slurm/*_*.out | wc -l) -eq 6 ]]
