@@ -41,7 +41,7 @@ public:
     const std::vector<std::size_t> waiting = std::move(deferred_);
     deferred_.clear();
     for (std::size_t i = 0; i < waiting.size(); ++i)
-      if (claim(waiting[i], j)) {
+      if (claim(waiting[i], j, false)) {
         deferred_.insert(deferred_.end(), waiting.begin() + std::ptrdiff_t(i) + 1, waiting.end());
         return Next::job;
       }
@@ -84,13 +84,16 @@ public:
 private:
   // Locks point k and prepares its directory; false when another process
   // holds it (deferred) or it passed meanwhile (done elsewhere).
-  bool claim(std::size_t k, Job& j) {
+  bool claim(std::size_t k, Job& j, bool first = true) {
     const sweep::Point p = s_.space.at(k);
     const fs::path dir = s_.root / p.dir;
     std::unique_ptr<PointLock> lock = PointLock::try_lock(dir);
     if (!lock) {
       deferred_.push_back(k);
-      if (!wait_) progress_.line(p.dir + " running elsewhere, left to it", false);
+      if (!wait_)
+        progress_.line(p.dir + " running elsewhere, left to it", false);
+      else if (first)
+        std::cerr << "sweep: " << p.dir << " runs in another process; waiting for it" << std::endl;
       return false;
     }
     if (sweep::point_done(dir, p.args)) {

@@ -62,7 +62,7 @@ for ((i = 0; i < KILLS; ++i)); do
   fi
 done
 "$T" sweep "$TMP/spec.json" --out "$OUT" -j 2 >"$TMP/last" 2>>"$TMP/log"
-echo "    $kills kills, $fresh fresh starts"
+echo "    $kills kills, $fresh fresh starts, $(grep -c 'runs in another process; waiting' "$TMP/log") waits for a run orphaned by kill -9"
 [[ $kills -ge 20 ]]
 check "at least 20 kills landed ($kills)" $?
 [[ -z $died ]]

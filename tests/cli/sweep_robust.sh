@@ -5,7 +5,9 @@
 # checked; two sweeps on one directory (same spec: they share the points;
 # another spec: refused); SIGHUP and a closed pipe stop the sweep cleanly
 # with the running point recorded; results.json kept up to date while points
-# run; a progress line with an ETA only on a terminal.
+# run, and after a kill -9 the resumed sweep waits for the orphaned run;
+# spawns failing with EAGAIN retried; a progress line with an ETA only on a
+# terminal.
 #
 # usage: bash tests/cli/sweep_robust.sh <path-to-tlmgpu> <source-dir>
 set -u
@@ -128,16 +130,22 @@ check "SIGPIPE: the sweep stops, what ran is recorded ($(head -n 1 pipe.st))" $?
 [[ -f pipe/results.json ]]
 check "... and merged" $?
 
-# --- results.json follows the points as they end, not only at the end ---
+# --- results.json follows the points as they end; kill -9 loses only the
+# point in flight, whose orphaned run the resumed sweep waits for ---
 "$T" sweep slow.json --out inc >/dev/null 2>inc.err &
 pid=$!
-wait_for inc.err '^\[2/4\]'
-sleep 2.2
-grep -q '"status": "passed"' inc/results.json 2>/dev/null
+wait_for inc.err '^\[1/4\]'
+for _ in $(seq 60); do grep -q '"status": "passed"' inc/results.json 2>/dev/null && break; sleep 0.05; done
+grep -q '"status": "passed"' inc/results.json 2>/dev/null && kill -0 $pid
 check "results.json holds finished points while the sweep runs" $?
 kill -9 $pid
 wait $pid 2>/dev/null
-for _ in $(seq 100); do none_left && break; sleep 0.1; done
+"$T" sweep slow.json --out inc >inc.out 2>inc.err2
+rc=$?
+grep -q 'runs in another process; waiting for it' inc.err2 && grep -q '4 of 4 points passed' inc.out
+check "after kill -9: the resumed sweep waits for the orphaned run, then completes (exit $rc)" $?
+none_left
+check "... and leaves no run behind" $?
 
 # --- no process to spare (EAGAIN): the runs wait for a slot, none is lost ---
 # RLIMIT_NPROC does not bind root, so this runs as nobody with room for the
