@@ -2,7 +2,8 @@
 # Installs the Debian packages tlmgpu needs, only those missing. Idempotent.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libsystemc-dev libboost-program-options-dev
-      nlohmann-json3-dev catch2 zlib1g-dev liblzma-dev libbz2-dev libzstd-dev)
+      nlohmann-json3-dev catch2 zlib1g-dev liblzma-dev libbz2-dev libzstd-dev
+      slurm-wlm munge parallel)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

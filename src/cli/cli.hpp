@@ -51,6 +51,9 @@ std::filesystem::path platforms_dir();
 void add_platform_options(boost::program_options::options_description& desc);
 std::vector<std::string> strings(const boost::program_options::variables_map& vm, const char* key);
 std::string resolve_platform(const std::string& arg);
+// -j/--jobs, declared as po::value<long long> (an unsigned option would turn
+// "-1" into 4294967295): 1..4096, else a UsageError.
+unsigned jobs_option(const boost::program_options::variables_map& vm);
 // blocks.cpp: the block types and parameter groups (`list`), one of them
 // with its ports and parameters (`describe`; ConfigError if unknown).
 void list_blocks(std::ostream& os);

@@ -58,6 +58,14 @@ std::string resolve_platform(const std::string& arg) {
   return arg;
 }
 
+unsigned jobs_option(const po::variables_map& vm) {
+  const long long j = vm["jobs"].as<long long>();
+  // A bound, not a limit anyone should meet: a typo must not fork-bomb.
+  if (j < 1 || j > 4096)
+    throw UsageError("--jobs: expected 1 to 4096 runs at a time, got " + std::to_string(j));
+  return unsigned(j);
+}
+
 namespace {
 
 // "k=v" -> (k, v); `what` names the option in the error.

@@ -108,7 +108,7 @@ int cmd_determinism(const Args& args) {
        "workload argument: --arg n=4096 (repeatable)")                                          //
       ("seeds", po::value<unsigned>()->required(), "run seeds 1..N")                            //
       ("timing", po::value<std::string>()->default_value("lt"), "functional | lt | at")         //
-      ("jobs,j", po::value<unsigned>()->default_value(1), "runs at a time")                     //
+      ("jobs,j", po::value<long long>()->default_value(1), "runs at a time")                    //
       ("out", po::value<std::string>(),
        "keep each run in DIR/seed_<s> (default: a temporary directory, removed after)");
   po::variables_map vm;
@@ -128,8 +128,7 @@ int cmd_determinism(const Args& args) {
   const unsigned seeds = vm["seeds"].as<unsigned>();
   if (seeds == 0) throw UsageError("--seeds: must be at least 1");
   RunnerOptions ro;
-  ro.parallel = vm["jobs"].as<unsigned>();
-  if (ro.parallel == 0) throw UsageError("--jobs: must be at least 1");
+  ro.parallel = jobs_option(vm);
   const std::string timing = vm["timing"].as<std::string>();
   if (timing != "functional" && timing != "lt" && timing != "at")
     throw UsageError("--timing: expected one of functional, lt, at, got '" + timing + "'");
@@ -165,11 +164,9 @@ int cmd_determinism(const Args& args) {
     jobs.push_back(std::move(j));
   }
   std::vector<SeedResult> results(seeds);
-  const int stopped = run_jobs(
-      jobs, ro, [](std::size_t) {},
-      [&](std::size_t i, const sweep::Outcome& o) {
-        results[i] = read_result(i + 1, jobs[i].dir, o);
-      });
+  const int stopped = run_jobs(jobs, ro, [&](std::size_t i, const sweep::Outcome& o) {
+    results[i] = read_result(i + 1, jobs[i].dir, o);
+  });
   if (!keep) fs::remove_all(root);
   if (stopped)
     throw std::runtime_error("determinism: stopped by signal " + std::to_string(stopped));

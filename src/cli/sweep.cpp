@@ -3,7 +3,7 @@
 // workload and argument name) before the first run starts, so a typo costs a
 // second, not a night.
 #include "cli.hpp"
-#include "sweep_runner.hpp"
+#include "sweep_cmd.hpp"
 
 #include "src/sweep/report_html.hpp"
 #include "src/sweep/results_schema.hpp"
@@ -64,6 +64,56 @@ void validate(const sweep::SweepSpec& s) {
   }
 }
 
+// A dry run lists the points as it computes them: O(points), nothing kept,
+// so a 10^6-point spec lists in seconds.
+int dry_run(const Sweep& s) {
+  std::size_t done = 0;
+  const std::size_t n = s.space.size();
+  std::error_code ec;
+  const bool fresh = !fs::exists(s.root, ec); // nothing can be done: no file to look for
+  for (std::size_t k = 0; k < n && !stop_requested(); ++k) {
+    const sweep::Point p = s.space.at(k);
+    std::string why;
+    const bool ok = !fresh && sweep::point_done(s.root / p.dir, p.args, &why);
+    done += ok;
+    if (!why.empty()) std::cerr << "sweep: not trusting a passed point: " << why << "\n";
+    std::cout << (ok ? "done " : "run  ") << p.dir << "\n     " << quoted(p.args) << "\n";
+  }
+  if (stop_requested()) return kExitFailed; // e.g. `--dry-run | head`: the reader left
+  std::cout << n << " points, " << done << " done, " << n - done << " to run\n";
+  return kExitOk;
+}
+
+std::string backend_of(const po::variables_map& vm, const sweep::SweepSpec& spec) {
+  const std::string b = vm.count("backend")         ? vm["backend"].as<std::string>()
+                        : spec.backend.type.empty() ? "local"
+                                                    : spec.backend.type;
+  if (b != "local" && b != "parallel" && b != "slurm")
+    throw UsageError("--backend: expected one of local, parallel, slurm, got '" + b + "'");
+  return b;
+}
+
+BackendOptions backend_options(const po::variables_map& vm, const sweep::SweepSpec& spec) {
+  BackendOptions b;
+  const auto pick = [&](const char* flag, const std::string& from_spec) {
+    return vm.count(flag) ? vm[flag].as<std::string>() : from_spec;
+  };
+  b.partition = pick("partition", spec.backend.partition);
+  b.time = pick("time", spec.backend.time);
+  b.mem = pick("mem", spec.backend.mem);
+  b.account = pick("account", spec.backend.account);
+  b.sshloginfile = pick("sshloginfile", spec.backend.sshloginfile);
+  b.throttle = !vm["jobs"].defaulted();
+  b.wait = vm["wait"].as<bool>();
+  return b;
+}
+
+} // namespace
+
+Sweep::Sweep(SweepRecord r, const std::string& shown_file)
+    : rec(std::move(r)), spec(sweep::parse_spec(rec.spec_text, shown_file, rec.base_dir)),
+      space(spec) {}
+
 std::string quoted(const std::vector<std::string>& args) {
   std::string s = "tlmgpu";
   for (const std::string& a : args)
@@ -71,7 +121,7 @@ std::string quoted(const std::vector<std::string>& args) {
   return s;
 }
 
-std::string seconds(double s) {
+std::string seconds_text(double s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, s < 1 ? "%.2f s" : "%.1f s", s);
   return buf;
@@ -82,106 +132,87 @@ std::string last_line(const std::string& s) {
   return nl == std::string::npos ? s : s.substr(nl + 1);
 }
 
-} // namespace
-
 int cmd_sweep(const Args& args) {
+  // From the first moment: a signal while the spec is checked must not
+  // kill the sweep half-way through creating its directory.
+  const StopSignals signals;
   po::options_description desc("options");
-  desc.add_options()                                                                     //
-      ("spec", po::value<std::string>(), "sweep spec (JSON, see docs/sweeps.md)")        //
-      ("jobs,j", po::value<unsigned>()->default_value(1), "runs at a time")              //
-      ("out", po::value<std::string>()->required(), "sweep directory (points, results)") //
-      ("dry-run", po::bool_switch(), "check the spec and list the points; run nothing")  //
+  desc.add_options()                                                                    //
+      ("spec", po::value<std::string>(), "sweep spec (JSON, see docs/sweeps.md)")       //
+      ("jobs,j", po::value<long long>()->default_value(1), "runs at a time")            //
+      ("out", po::value<std::string>(), "sweep directory (points, results)")            //
+      ("dry-run", po::bool_switch(), "check the spec and list the points; run nothing") //
       ("timeout-s", po::value<double>()->default_value(0),
-       "stop a run after S seconds (0 = never)");
+       "stop a run after S seconds (0 = never)")(
+          "backend", po::value<std::string>(),
+          "where points run: local (default), parallel, slurm")(
+          "max-points", po::value<long long>()->default_value(100000),
+          "refuse a larger matrix unless --force")                          //
+      ("force", po::bool_switch(), "run a matrix larger than --max-points") //
+      ("status", po::value<std::string>(), "DIR: print done / failed / running / pending")(
+          "merge", po::value<std::string>(), "DIR: merge the points' results (Slurm's last job)")(
+          "run-point", po::value<long long>(), "K: run point K of the sweep in DIR (a worker)")(
+          "spec-hash", po::value<std::string>(), "with --run-point: the spec it was submitted for")(
+          "sshloginfile", po::value<std::string>(), "parallel: GNU parallel's host list")(
+          "partition", po::value<std::string>(), "slurm: sbatch --partition") //
+      ("time", po::value<std::string>(), "slurm: sbatch --time per point")    //
+      ("mem", po::value<std::string>(), "slurm: sbatch --mem per point")      //
+      ("account", po::value<std::string>(), "slurm: sbatch --account")        //
+      ("wait", po::bool_switch(), "slurm: wait until the merge job ended");
   po::positional_options_description pos;
   pos.add("spec", 1);
   po::variables_map vm;
-  if (!parse("sweep", "tlmgpu sweep <spec.json> --out DIR [-j N] [--dry-run] [--timeout-s S]", args,
-             desc, pos, vm))
+  if (!parse("sweep",
+             "tlmgpu sweep <spec.json> --out DIR [-j N] [--backend local|parallel|slurm] "
+             "[--dry-run] [--timeout-s S]\n"
+             "       tlmgpu sweep --status DIR | --merge DIR | --run-point K DIR",
+             args, desc, pos, vm))
     return kExitOk;
+  if (vm.count("status")) return sweep_status(vm["status"].as<std::string>());
+  if (vm.count("merge")) return sweep_merge(vm["merge"].as<std::string>());
+  if (vm.count("run-point")) {
+    if (!vm.count("spec")) throw UsageError("--run-point K DIR: missing the sweep directory");
+    const long long k = vm["run-point"].as<long long>();
+    if (k < 0) throw UsageError("--run-point: expected a point index, got " + std::to_string(k));
+    return sweep_run_point(vm["spec"].as<std::string>(), std::size_t(k),
+                           vm.count("spec-hash") ? vm["spec-hash"].as<std::string>() : "");
+  }
   if (!vm.count("spec")) throw UsageError("sweep: missing spec file (see 'tlmgpu sweep --help')");
+  if (!vm.count("out")) throw UsageError("sweep: missing --out DIR (see 'tlmgpu sweep --help')");
   RunnerOptions ro;
-  ro.parallel = vm["jobs"].as<unsigned>();
+  ro.parallel = jobs_option(vm);
   ro.timeout_s = vm["timeout-s"].as<double>();
-  if (ro.parallel == 0) throw UsageError("--jobs: must be at least 1");
   if (!(ro.timeout_s >= 0)) throw UsageError("--timeout-s: must be 0 (never) or positive");
+  const long long max_points = vm["max-points"].as<long long>();
+  if (max_points < 1) throw UsageError("--max-points: must be at least 1");
 
-  const sweep::SweepSpec spec = sweep::load_spec(vm["spec"].as<std::string>());
-  validate(spec);
-  const std::vector<sweep::Point> points = sweep::expand(spec);
-  const fs::path out = fs::absolute(vm["out"].as<std::string>());
-  const fs::path root = out / "points";
+  const std::string spec_file = vm["spec"].as<std::string>();
+  Sweep s(record_of(spec_file, ro.timeout_s), spec_file);
+  validate(s.spec);
+  const std::string backend = backend_of(vm, s.spec);
+  const BackendOptions bo = backend_options(vm, s.spec);
+  s.out = fs::absolute(vm["out"].as<std::string>()).lexically_normal();
+  s.root = s.out / "points";
   std::error_code ec;
-  if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+  if (fs::exists(s.out, ec) && !fs::is_directory(s.out, ec))
     throw OutputError("--out '" + vm["out"].as<std::string>() + "': exists and is not a directory");
+  if (vm["dry-run"].as<bool>()) return dry_run(s);
+  if (s.space.size() > std::size_t(max_points) && !vm["force"].as<bool>())
+    throw UsageError(s.spec.file + ": " + std::to_string(s.space.size()) +
+                     " points is more than --max-points " + std::to_string(max_points) +
+                     "; check the spec with --dry-run, then pass --force or a larger --max-points");
+  if (stop_requested()) return kExitFailed; // nothing was created yet
 
-  std::vector<std::size_t> todo;
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    std::string why;
-    if (sweep::point_done(root / points[i].dir, points[i].args, &why)) continue;
-    todo.push_back(i);
-    if (!why.empty()) std::cerr << "sweep: not trusting a passed point: " << why << "\n";
-  }
-
-  if (vm["dry-run"].as<bool>()) {
-    for (std::size_t i = 0; i < points.size(); ++i) {
-      const bool run = std::find(todo.begin(), todo.end(), i) != todo.end();
-      std::cout << (run ? "run  " : "done ") << points[i].dir << "\n     " << quoted(points[i].args)
-                << "\n";
-    }
-    std::cout << points.size() << " points, " << points.size() - todo.size() << " done, "
-              << todo.size() << " to run\n";
-    return kExitOk;
-  }
-
-  std::cerr << "sweep " << spec.name << ": " << points.size() << " points, "
-            << points.size() - todo.size() << " done earlier, " << todo.size() << " to run, -j "
-            << ro.parallel << "\n";
-  std::vector<Job> jobs;
-  for (std::size_t i : todo) {
-    const fs::path dir = root / points[i].dir;
-    fs::create_directories(dir);
-    // A stale marker or stats from an earlier spec must not outlive this run.
-    fs::remove(dir / "point.json");
-    fs::remove(dir / "stats.json");
-    Job j{points[i].args, dir};
-    j.args.insert(j.args.end(), {"--out", dir.string(), "--quiet"});
-    jobs.push_back(std::move(j));
-  }
-  std::size_t finished = 0;
-  const int stopped = run_jobs(
-      jobs, ro, [](std::size_t) {},
-      [&](std::size_t j, const sweep::Outcome& o) {
-        const sweep::Point& p = points[todo[j]];
-        // The marker holds what the merge needs; failed points keep their
-        // stats for a look.
-        std::string what = sweep::write_marker(root / p.dir, p.args, o, spec.keep_stats);
-        if (o.status == "failed")
-          what += o.signal ? " (signal " + std::to_string(o.signal) + ")"
-                           : " (exit " + std::to_string(o.exit_code) + ")";
-        std::string tail =
-            last_line(what == "corrupt" ? "output does not match its manifest" : o.error_tail);
-        std::cerr << "[" << ++finished << "/" << todo.size() << "] " << p.dir << " " << what << " "
-                  << seconds(o.seconds) << (tail.empty() ? "" : ": " + tail) << std::endl;
-      });
-
-  const nlohmann::ordered_json results = sweep::merge_results(spec, points, root);
-  write_file_atomic(out / "results.json", results.dump(2) + "\n");
-  write_file_atomic(out / "results.csv", sweep::results_csv(results));
-  // What `report` verifies before it trusts results.json.
-  write_manifest(out, {{"results.json", hash_file(out / "results.json")},
-                       {"results.csv", hash_file(out / "results.csv")}});
-  std::size_t passed = 0;
-  for (const auto& row : results["points"])
-    passed += row["status"] == "passed";
-  std::cout << "sweep " << spec.name << ": " << passed << " of " << points.size()
-            << " points passed; results: " << (out / "results.csv").string() << "\n";
-  if (stopped) {
-    std::cerr << "tlmgpu: sweep stopped by signal " << stopped
-              << "; run the same command again to resume" << std::endl;
+  const DirLock lock(s.out, s.rec, true);
+  std::size_t n_done = 0;
+  const std::vector<bool> done = done_points(s, n_done);
+  if (const int sig = stop_requested()) { // nothing ran: the results are as they were
+    std::cerr << "tlmgpu: sweep stopped by signal " << sig << " before any point ran" << std::endl;
     return kExitFailed;
   }
-  return passed == points.size() ? kExitOk : kExitFailed;
+  if (backend == "parallel") return sweep_parallel(s, ro, bo, done);
+  if (backend == "slurm") return sweep_slurm(s, ro, bo, done, n_done);
+  return sweep_local(s, ro, done, n_done);
 }
 
 int cmd_report(const Args& args) {

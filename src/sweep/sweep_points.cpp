@@ -3,19 +3,27 @@
 // invocations (resuming depends on it). Kernel-free.
 #include "src/sweep/sweep_spec.hpp"
 
-#include <set>
+#include "tlmgpu/config.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace tlmgpu::sweep {
 namespace fs = std::filesystem;
 namespace {
 
+// Linear in the names: the next suffix to try is remembered per base name
+// (10^6 inputs with one base name would otherwise be quadratic).
 std::vector<std::string> unique_names(const std::vector<std::string>& raw) {
   std::vector<std::string> out;
-  std::set<std::string> used;
+  std::unordered_set<std::string> used;
+  std::unordered_map<std::string, int> next;
   for (const std::string& s : raw) {
-    std::string n = sanitize(s);
-    for (int i = 2; used.count(n); ++i)
-      n = sanitize(s) + "-" + std::to_string(i);
+    const std::string base = sanitize(s);
+    std::string n = base;
+    for (int& i = next.try_emplace(base, 2).first->second; used.count(n); ++i)
+      n = base + "-" + std::to_string(i);
     used.insert(n);
     out.push_back(n);
   }
@@ -63,7 +71,7 @@ std::string input_name(const std::string& input) {
   return sanitize(scheme ? input.substr(0, input.find(':')) + "-" + stem : stem);
 }
 
-std::vector<Point> expand(const SweepSpec& s) {
+PointSpace::PointSpace(const SweepSpec& s) : spec_(s) {
   std::vector<std::string> plat_labels, config_labels, workload_labels;
   for (const std::string& p : s.platforms)
     plat_labels.push_back(p.find('/') != std::string::npos || fs::path(p).extension() == ".json"
@@ -71,40 +79,65 @@ std::vector<Point> expand(const SweepSpec& s) {
                               : p);
   for (const SweepConfig& c : s.configs)
     config_labels.push_back(c.label);
-  for (const SweepWorkload& w : s.workloads)
+  for (const SweepWorkload& w : s.workloads) {
     workload_labels.push_back(w.label);
-  const auto plat_dirs = unique_names(plat_labels), config_dirs = unique_names(config_labels),
-             workload_dirs = unique_names(workload_labels);
+    std::vector<std::string> raw;
+    for (const std::string& in : w.inputs)
+      raw.push_back(input_name(in));
+    input_dirs_.push_back(unique_names(raw));
+  }
+  plat_dirs_ = unique_names(plat_labels);
+  config_dirs_ = unique_names(config_labels);
+  workload_dirs_ = unique_names(workload_labels);
+  // Sizes multiply; a spec past 2^63 points is refused rather than wrapped.
+  const auto mul = [&](std::size_t a, std::size_t b) {
+    std::size_t r = 0;
+    if (__builtin_mul_overflow(a, b, &r) || r > (std::size_t(1) << 63))
+      throw ConfigError(s.file + ": the matrix has more than 2^63 points");
+    return r;
+  };
+  for (const SweepWorkload& w : s.workloads) {
+    first_.push_back(block_);
+    block_ += mul(w.inputs.size(), s.seeds.size());
+  }
+  size_ = mul(mul(s.platforms.size(), s.configs.size()), block_);
+}
 
+Point PointSpace::at(std::size_t k) const {
+  const SweepSpec& s = spec_;
+  Point pt;
+  pt.platform = k / (block_ * s.configs.size());
+  pt.config = k / block_ % s.configs.size();
+  const std::size_t r = k % block_;
+  pt.workload = std::size_t(std::upper_bound(first_.begin(), first_.end(), r) - first_.begin()) - 1;
+  const std::size_t in_wl = r - first_[pt.workload];
+  pt.input = in_wl / s.seeds.size();
+  pt.seed = s.seeds[in_wl % s.seeds.size()];
+  const SweepConfig& cfg = s.configs[pt.config];
+  const SweepWorkload& wl = s.workloads[pt.workload];
+  pt.timing = cfg.timing.empty() ? s.timing : cfg.timing;
+  pt.dir = plat_dirs_[pt.platform] + "/" + config_dirs_[pt.config] + "/" +
+           workload_dirs_[pt.workload] + "/" +
+           (wl.inputs[pt.input].empty() ? "" : input_dirs_[pt.workload][pt.input] + "/") + "s" +
+           std::to_string(pt.seed);
+  pt.args = {"run", "-p", s.platform_args[pt.platform]};
+  for (const auto& [key, v] : cfg.sets)
+    pt.args.insert(pt.args.end(), {"--set", key + "=" + v});
+  pt.args.insert(pt.args.end(), {"-w", wl.workload});
+  for (const auto& [key, v] : wl.args)
+    pt.args.insert(pt.args.end(), {"--arg", key + "=" + v});
+  if (!wl.inputs[pt.input].empty())
+    pt.args.insert(pt.args.end(), {"--input", wl.resolved_inputs[pt.input]});
+  pt.args.insert(pt.args.end(), {"--seed", std::to_string(pt.seed), "--timing", pt.timing});
+  return pt;
+}
+
+std::vector<Point> expand(const SweepSpec& s) {
+  const PointSpace space(s);
   std::vector<Point> points;
-  for (std::size_t p = 0; p < s.platforms.size(); ++p)
-    for (std::size_t c = 0; c < s.configs.size(); ++c)
-      for (std::size_t w = 0; w < s.workloads.size(); ++w) {
-        const SweepWorkload& wl = s.workloads[w];
-        std::vector<std::string> raw;
-        for (const std::string& in : wl.inputs)
-          raw.push_back(input_name(in));
-        const auto input_dirs = unique_names(raw);
-        for (std::size_t i = 0; i < wl.inputs.size(); ++i)
-          for (uint64_t seed : s.seeds) {
-            Point pt;
-            pt.platform = p, pt.config = c, pt.workload = w, pt.input = i, pt.seed = seed;
-            const SweepConfig& cfg = s.configs[c];
-            pt.timing = cfg.timing.empty() ? s.timing : cfg.timing;
-            pt.dir = plat_dirs[p] + "/" + config_dirs[c] + "/" + workload_dirs[w] + "/" +
-                     (wl.inputs[i].empty() ? "" : input_dirs[i] + "/") + "s" + std::to_string(seed);
-            pt.args = {"run", "-p", s.platform_args[p]};
-            for (const auto& [k, v] : cfg.sets)
-              pt.args.insert(pt.args.end(), {"--set", k + "=" + v});
-            pt.args.insert(pt.args.end(), {"-w", wl.workload});
-            for (const auto& [k, v] : wl.args)
-              pt.args.insert(pt.args.end(), {"--arg", k + "=" + v});
-            if (!wl.inputs[i].empty())
-              pt.args.insert(pt.args.end(), {"--input", wl.resolved_inputs[i]});
-            pt.args.insert(pt.args.end(), {"--seed", std::to_string(seed), "--timing", pt.timing});
-            points.push_back(std::move(pt));
-          }
-      }
+  points.reserve(space.size());
+  for (std::size_t k = 0; k < space.size(); ++k)
+    points.push_back(space.at(k));
   return points;
 }
 

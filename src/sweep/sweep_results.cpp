@@ -131,8 +131,38 @@ bool point_done(const fs::path& point_dir, const std::vector<std::string>& args,
   return bad.empty();
 }
 
-ojson merge_results(const SweepSpec& spec, const std::vector<Point>& points,
-                    const fs::path& points_root) {
+ojson result_row(const SweepSpec& spec, const Point& p, const fs::path& points_root) {
+  const fs::path dir = points_root / p.dir;
+  const nlohmann::json marker = read_json(dir / "point.json");
+  ojson row;
+  row["platform"] = spec.platforms[p.platform];
+  row["config"] = spec.configs[p.config].label;
+  row["workload"] = spec.workloads[p.workload].label;
+  row["input"] = spec.workloads[p.workload].inputs[p.input];
+  row["seed"] = p.seed;
+  row["point"] = p.dir;
+  // A marker from other arguments belongs to an older spec: not this point's.
+  const bool current =
+      marker.is_object() && marker.contains("args") && marker["args"] == nlohmann::json(p.args);
+  row["status"] = current ? text_at(marker, "status", "pending") : "pending";
+  row["exit_code"] =
+      current && marker.contains("exit_code") ? ojson(marker["exit_code"]) : ojson(nullptr);
+  // The marker's copy of the summary; markers older than that: stats.json.
+  ojson summary = ojson{{"check", ""}, {"metrics", ojson::object()}};
+  if (current && has_summary(marker)) {
+    summary = {{"check", marker["check"]}, {"metrics", marker["metrics"]}};
+  } else if (current) {
+    const nlohmann::json stats = read_json(dir / "stats.json");
+    if (stats.is_object()) summary = summary_of(stats);
+  }
+  row["check"] = summary["check"];
+  row["metrics"] = summary["metrics"];
+  if (current && marker.contains("error")) row["error"] = marker["error"];
+  return row;
+}
+
+ojson assemble_results(const SweepSpec& spec, const std::vector<ojson>& rows,
+                       const fs::path& points_root) {
   ojson r;
   r["name"] = spec.name;
   r["timing"] = spec.timing;
@@ -157,52 +187,33 @@ ojson merge_results(const SweepSpec& spec, const std::vector<Point>& points,
 
   std::set<std::string> metric_names;
   r["topologies"] = ojson::object();
-  ojson rows = ojson::array();
-  for (const Point& p : points) {
-    const fs::path dir = points_root / p.dir;
-    const nlohmann::json marker = read_json(dir / "point.json");
-    ojson row;
-    row["platform"] = spec.platforms[p.platform];
-    row["config"] = spec.configs[p.config].label;
-    row["workload"] = spec.workloads[p.workload].label;
-    row["input"] = spec.workloads[p.workload].inputs[p.input];
-    row["seed"] = p.seed;
-    row["point"] = p.dir;
-    // A marker from other arguments belongs to an older spec: not this point's.
-    const bool current =
-        marker.is_object() && marker.contains("args") && marker["args"] == nlohmann::json(p.args);
-    row["status"] = current ? text_at(marker, "status", "pending") : "pending";
-    row["exit_code"] =
-        current && marker.contains("exit_code") ? ojson(marker["exit_code"]) : ojson(nullptr);
-    // The marker's copy of the summary; markers older than that: stats.json.
-    ojson summary = ojson{{"check", ""}, {"metrics", ojson::object()}};
-    if (current && has_summary(marker)) {
-      summary = {{"check", marker["check"]}, {"metrics", marker["metrics"]}};
-    } else if (current) {
-      const nlohmann::json stats = read_json(dir / "stats.json");
-      if (stats.is_object()) summary = summary_of(stats);
-    }
-    row["check"] = summary["check"];
-    const ojson& metrics = summary["metrics"];
+  ojson points = ojson::array();
+  for (const ojson& row : rows) {
     // nlohmann::json iterates sorted; keep the row's metrics sorted too.
-    for (const auto& [k, v] : metrics.items())
+    for (const auto& [k, v] : row["metrics"].items())
       metric_names.insert(k);
-    row["metrics"] = metrics;
-    if (current && marker.contains("error")) row["error"] = marker["error"];
     // Each platform's instantiated graph, from its first baseline point that
     // ran (a config may add stages, not blocks; the report says which).
-    const std::string& platform = spec.platforms[p.platform];
-    if (current && spec.configs[p.config].label == spec.baseline &&
+    const std::string platform = row["platform"].get<std::string>();
+    if (row["status"] != "pending" && row["config"] == spec.baseline &&
         !r["topologies"].contains(platform)) {
-      std::ifstream f(dir / "topology.dot");
+      std::ifstream f(points_root / row["point"].get<std::string>() / "topology.dot");
       std::ostringstream dot;
       if (f && dot << f.rdbuf()) r["topologies"][platform] = dot.str();
     }
-    rows.push_back(std::move(row));
+    points.push_back(row);
   }
   r["metrics"] = metric_names;
-  r["points"] = std::move(rows);
+  r["points"] = std::move(points);
   return r;
+}
+
+ojson merge_results(const SweepSpec& spec, const std::vector<Point>& points,
+                    const fs::path& points_root) {
+  std::vector<ojson> rows;
+  for (const Point& p : points)
+    rows.push_back(result_row(spec, p, points_root));
+  return assemble_results(spec, rows, points_root);
 }
 
 std::string results_csv(const ojson& results) {

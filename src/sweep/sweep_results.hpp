@@ -47,6 +47,14 @@ bool point_done(const std::filesystem::path& point_dir, const std::vector<std::s
 // run's stats.json "metrics" (or "simulated.cycles" as cycles without it).
 nlohmann::ordered_json merge_results(const SweepSpec& spec, const std::vector<Point>& points,
                                      const std::filesystem::path& points_root);
+// The same in two steps, so that a sweep keeps the rows in memory and
+// updates one as its point ends (results merged incrementally): one point's
+// row from its marker, and the document from the rows in matrix order.
+nlohmann::ordered_json result_row(const SweepSpec& spec, const Point& p,
+                                  const std::filesystem::path& points_root);
+nlohmann::ordered_json assemble_results(const SweepSpec& spec,
+                                        const std::vector<nlohmann::ordered_json>& rows,
+                                        const std::filesystem::path& points_root);
 
 // The rows as CSV: coordinates, point, status, check, exit_code, then the
 // metric names in sorted order (the union over all rows; empty = absent).

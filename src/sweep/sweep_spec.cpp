@@ -14,6 +14,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <unordered_set>
 
 namespace tlmgpu::sweep {
 namespace {
@@ -212,11 +213,11 @@ SweepWorkload read_workload(const Reader& r, const ojson& v, const std::string& 
     const std::string ip = join(path, "inputs");
     if (!inputs.empty()) r.fail(ip, "give either 'inputs' or 'args.input', not both");
     const ojson& list = r.list(v["inputs"], ip);
+    std::unordered_set<std::string> seen; // a list scan per input is quadratic
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string at = ip + "[" + std::to_string(i) + "]";
       const std::string s = r.text(list[i], at);
-      for (const auto& [seen, _] : inputs)
-        if (seen == s) r.fail(at, "input '" + s + "' is listed twice");
+      if (!seen.insert(s).second) r.fail(at, "input '" + s + "' is listed twice");
       inputs.emplace_back(s, at);
     }
   }
@@ -228,15 +229,36 @@ SweepWorkload read_workload(const Reader& r, const ojson& v, const std::string& 
   return w;
 }
 
+// Where the points run; sbatch's own syntax checks partition, time and mem.
+SweepSpec::Backend read_backend(const Reader& r, const ojson& v, const fs::path& base) {
+  r.object(v, "backend");
+  r.only_keys(v, "backend", {"type", "partition", "time", "mem", "account", "sshloginfile"});
+  SweepSpec::Backend b;
+  const auto get = [&](const char* key, std::string& out) {
+    if (v.contains(key)) out = r.text(v[key], join("backend", key));
+  };
+  get("type", b.type);
+  if (!b.type.empty() && b.type != "local" && b.type != "parallel" && b.type != "slurm")
+    r.fail("backend.type", "expected one of local, parallel, slurm, got '" + b.type + "'");
+  get("partition", b.partition);
+  get("time", b.time);
+  get("mem", b.mem);
+  get("account", b.account);
+  get("sshloginfile", b.sshloginfile);
+  if (!b.sshloginfile.empty() && fs::path(b.sshloginfile).is_relative())
+    b.sshloginfile = (base / b.sshloginfile).lexically_normal().string();
+  return b;
+}
+
 } // namespace
 
 SweepSpec parse_spec(const std::string& text, const std::string& file, const fs::path& base_dir) {
   const Reader r(file);
   const ojson doc = parse_strict(text, file);
   r.object(doc, "");
-  r.only_keys(
-      doc, "",
-      {"name", "timing", "baseline", "platforms", "configs", "workloads", "seeds", "keep_stats"});
+  r.only_keys(doc, "",
+              {"name", "timing", "baseline", "platforms", "configs", "workloads", "seeds",
+               "keep_stats", "backend"});
   for (const char* k : {"platforms", "configs", "workloads"})
     if (!doc.contains(k)) r.fail("", std::string("missing key '") + k + "'");
 
@@ -249,6 +271,8 @@ SweepSpec parse_spec(const std::string& text, const std::string& file, const fs:
       r.fail("keep_stats", "expected true or false, got " + show(doc["keep_stats"]));
     s.keep_stats = doc["keep_stats"].get<bool>();
   }
+
+  if (doc.contains("backend")) s.backend = read_backend(r, doc["backend"], base_dir);
 
   const ojson& plats = r.list(doc["platforms"], "platforms");
   for (std::size_t i = 0; i < plats.size(); ++i) {
@@ -280,12 +304,13 @@ SweepSpec parse_spec(const std::string& text, const std::string& file, const fs:
 
   if (doc.contains("seeds")) {
     const ojson& seeds = r.list(doc["seeds"], "seeds");
+    std::unordered_set<uint64_t> seen; // a 10^6-seed spec must not be quadratic
     for (std::size_t i = 0; i < seeds.size(); ++i) {
       const std::string at = "seeds[" + std::to_string(i) + "]";
       if (!seeds[i].is_number_unsigned())
         r.fail(at, "expected an unsigned integer, got " + show(seeds[i]));
       const uint64_t seed = seeds[i].get<uint64_t>();
-      if (std::find(s.seeds.begin(), s.seeds.end(), seed) != s.seeds.end())
+      if (!seen.insert(seed).second)
         r.fail(at, "seed " + std::to_string(seed) + " is listed twice");
       s.seeds.push_back(seed);
     }

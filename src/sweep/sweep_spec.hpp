@@ -41,6 +41,13 @@ struct SweepSpec {
   // false: a passed point's stats.json is deleted once its marker holds the
   // summary (a paper-size sweep keeps ~3 GB of stats otherwise).
   bool keep_stats = true;
+  // The spec's "backend" section: where the points run (docs/sweeps.md,
+  // "Backends"); command-line flags override it. "" = not given.
+  struct Backend {
+    std::string type;                          // local | parallel | slurm
+    std::string partition, time, mem, account; // slurm: sbatch options
+    std::string sshloginfile;                  // parallel: hosts (resolved)
+  } backend;
 };
 
 // Strict reader: unknown keys, wrong types, empty lists and duplicate labels
@@ -59,8 +66,26 @@ struct Point {
   std::vector<std::string> args; // "run" and its options, without --out/--quiet
 };
 
+// The matrix without materialising it: point k (matrix order platform,
+// config, workload, input, seed) is computed on demand, so a 10^6-point spec
+// costs the spec's size in memory and listing it is O(n). Holds a reference
+// to the spec, which must outlive it.
+class PointSpace {
+public:
+  explicit PointSpace(const SweepSpec& spec); // ConfigError past 2^63 points
+  std::size_t size() const { return size_; }
+  Point at(std::size_t k) const;
+
+private:
+  const SweepSpec& spec_;
+  std::vector<std::string> plat_dirs_, config_dirs_, workload_dirs_;
+  std::vector<std::vector<std::string>> input_dirs_; // per workload
+  std::vector<std::size_t> first_;                   // per workload: first index in a block
+  std::size_t block_ = 0, size_ = 0;                 // block: one platform x config
+};
+
 // Every point in matrix order (platform, config, workload, input, seed), each
-// with a unique, readable directory name.
+// with a unique, readable directory name. Small specs and tests only.
 std::vector<Point> expand(const SweepSpec& spec);
 
 // A path segment from a label: [A-Za-z0-9._+-] kept, anything else becomes

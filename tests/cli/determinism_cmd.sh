@@ -48,7 +48,8 @@ expect_error() { # <pattern> <args...>
 }
 expect_error "seeds" -p "$tiny" -w float-reduce
 expect_error "--seeds: must be at least 1" -p "$tiny" -w float-reduce --seeds 0
-expect_error "--jobs: must be at least 1" -p "$tiny" -w float-reduce --seeds 2 --jobs 0
+expect_error "--jobs: expected 1 to 4096 runs at a time, got 0" -p "$tiny" -w float-reduce --seeds 2 --jobs 0
+expect_error "--jobs: expected 1 to 4096 runs at a time, got -1" -p "$tiny" -w float-reduce --seeds 2 --jobs -1
 expect_error "--timing: expected one of" -p "$tiny" -w float-reduce --seeds 2 --timing fast
 expect_error "unknown workload 'float-reduse'" -p "$tiny" -w float-reduse --seeds 2
 expect_error "has no argument 'm'" -p "$tiny" -w float-reduce --arg m=3 --seeds 2

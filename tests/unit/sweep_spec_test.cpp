@@ -74,7 +74,7 @@ TEST_CASE("sweep spec: every mistake names the file and key", "[sweep]") {
   CHECK(error_of(R"({"platforms": ["tiny"], "configs": {"B": {}}, "workloads": [{"workload": "x"}],
                      "seed": [1]})") ==
         "s.json: seed: unknown key (did you mean 'seeds'?); expected one of: name, timing, "
-        "baseline, platforms, configs, workloads, seeds, keep_stats");
+        "baseline, platforms, configs, workloads, seeds, keep_stats, backend");
   CHECK(error_of(R"({"platforms": ["tiny"], "configs": {"B": {}}, "workloads": [{"workload": "x"}],
                      "keep_stats": "no"})") ==
         "s.json: keep_stats: expected true or false, got \"no\"");
@@ -210,4 +210,66 @@ TEST_CASE("sweep names: sanitize and input_name", "[sweep]") {
   CHECK(input_name("gen:rmat?scale=12&ef=8&seed=1") == "rmat-scale12-ef8-seed1");
   CHECK(input_name("digits:/x/optdigits.tra") == "digits-optdigits");
   CHECK(input_name("gen") == "gen");
+}
+
+TEST_CASE("sweep point space: point k by index, the matrix order, without materialising",
+          "[sweep]") {
+  // Workloads with 1, 3 and 2 inputs: blocks of unequal size per workload.
+  const SweepSpec s = parse(R"({"platforms": ["a", "b"], "seeds": [5, 9],
+    "configs": {"X": {}, "Y": {"lab.entries": 8}},
+    "workloads": [{"label": "H", "workload": "histogram"},
+                  {"label": "P", "workload": "pagerank", "inputs": ["gen:a", "gen:b", "gen:a?x=1"]},
+                  {"label": "Q", "workload": "bfs", "inputs": ["gen:c", "gen:c="]}]})",
+                            fs::temp_directory_path());
+  const PointSpace space(s);
+  REQUIRE(space.size() == 2 * 2 * (1 + 3 + 2) * 2);
+  std::vector<std::string> want;
+  for (const char* p : {"a", "b"})
+    for (const char* c : {"X", "Y"})
+      for (const std::string w : {"H", "P/a", "P/b", "P/a-x1", "Q/c", "Q/c-2"})
+        for (const char* seed : {"s5", "s9"})
+          want.push_back(std::string(p) + "/" + c + "/" + w + "/" + seed);
+  for (std::size_t k = 0; k < space.size(); ++k)
+    CHECK(space.at(k).dir == want[k]);
+  CHECK(space.at(10).workload == 2); // block: H 2, P 6, Q 4 points
+  CHECK(space.at(10).input == 1);
+  CHECK(space.at(10).seed == 5);
+  CHECK(space.at(13).config == 1);
+  CHECK(space.at(13).args == expand(s)[13].args);
+}
+
+TEST_CASE("sweep point space: a 10^6-point spec costs its spec, not its points", "[sweep]") {
+  std::string seeds;
+  for (int i = 1; i <= 1000; ++i)
+    seeds += (i > 1 ? "," : "") + std::to_string(i);
+  std::string configs;
+  for (int i = 0; i < 1000; ++i)
+    configs += (i ? "," : "") + std::string("\"c") + std::to_string(i) + "\": {}";
+  const SweepSpec s = parse(R"({"platforms": ["t"], "seeds": [)" + seeds + R"(],
+    "configs": {)" + configs + R"(}, "workloads": [{"workload": "histogram"}]})",
+                            fs::temp_directory_path());
+  const PointSpace space(s);
+  CHECK(space.size() == 1000000);
+  CHECK(space.at(999999).dir == "t/c999/histogram/s1000");
+}
+
+TEST_CASE("sweep spec: the backend section", "[sweep]") {
+  const std::string head = R"({"platforms": ["t"], "configs": {"B": {}},
+    "workloads": [{"workload": "histogram"}], "backend": )";
+  const SweepSpec s = parse(head + R"({"type": "slurm", "partition": "cpu", "time": "1:00:00",
+    "mem": "4G", "account": "arch", "sshloginfile": "hosts.txt"}})",
+                            "/spec/dir");
+  CHECK(s.backend.type == "slurm");
+  CHECK(s.backend.partition == "cpu");
+  CHECK(s.backend.time == "1:00:00");
+  CHECK(s.backend.mem == "4G");
+  CHECK(s.backend.account == "arch");
+  CHECK(s.backend.sshloginfile == "/spec/dir/hosts.txt"); // relative to the spec
+  CHECK(parse(kMinimal).backend.type.empty());
+  CHECK(error_of(head + R"({"type": "pbs"}})") ==
+        "s.json: backend.type: expected one of local, parallel, slurm, got 'pbs'");
+  CHECK(error_of(head + R"({"partiton": "cpu"}})")
+            .find("backend.partiton: unknown key (did you "
+                  "mean 'partition'?)") != std::string::npos);
+  CHECK(error_of(head + R"({"time": 60}})") == "s.json: backend.time: expected a string, got 60");
 }
