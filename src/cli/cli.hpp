@@ -50,6 +50,8 @@ std::filesystem::path platforms_dir();
 void add_platform_options(boost::program_options::options_description& desc);
 std::vector<std::string> strings(const boost::program_options::variables_map& vm, const char* key);
 std::string resolve_platform(const std::string& arg);
+// A whole number in [min, max] given as text (UsageError naming `what`).
+uint64_t parse_count(const std::string& s, const char* what, uint64_t min, uint64_t max);
 // blocks.cpp: the block types and parameter groups (`list`), one of them
 // with its ports and parameters (`describe`; ConfigError if unknown).
 void list_blocks(std::ostream& os);

@@ -106,9 +106,9 @@ int cmd_determinism(const Args& args) {
       ("workload,w", po::value<std::string>()->required(), "workload name (see 'tlmgpu list')") //
       ("arg", po::value<std::vector<std::string>>()->composing(),                               //
        "workload argument: --arg n=4096 (repeatable)")                                          //
-      ("seeds", po::value<unsigned>()->required(), "run seeds 1..N")                            //
+      ("seeds", po::value<std::string>()->required(), "run seeds 1..N")                         //
       ("timing", po::value<std::string>()->default_value("lt"), "functional | lt | at")         //
-      ("jobs,j", po::value<unsigned>()->default_value(1), "runs at a time")                     //
+      ("jobs,j", po::value<std::string>()->default_value("1"), "runs at a time")                //
       ("out", po::value<std::string>(),
        "keep each run in DIR/seed_<s> (default: a temporary directory, removed after)");
   po::variables_map vm;
@@ -125,11 +125,9 @@ int cmd_determinism(const Args& args) {
              "Exit 0 whatever the count; 1 when a run left no stats.json",
              args, desc, {}, vm))
     return kExitOk;
-  const unsigned seeds = vm["seeds"].as<unsigned>();
-  if (seeds == 0) throw UsageError("--seeds: must be at least 1");
+  const auto seeds = unsigned(parse_count(vm["seeds"].as<std::string>(), "--seeds", 1, 100000));
   RunnerOptions ro;
-  ro.parallel = vm["jobs"].as<unsigned>();
-  if (ro.parallel == 0) throw UsageError("--jobs: must be at least 1");
+  ro.parallel = unsigned(parse_count(vm["jobs"].as<std::string>(), "--jobs", 1, 1024));
   const std::string timing = vm["timing"].as<std::string>();
   if (timing != "functional" && timing != "lt" && timing != "at")
     throw UsageError("--timing: expected one of functional, lt, at, got '" + timing + "'");
@@ -162,6 +160,8 @@ int cmd_determinism(const Args& args) {
       j.args.insert(j.args.end(), {"--arg", k + "=" + v});
     for (const std::string& kv : sets)
       j.args.insert(j.args.end(), {"--set", kv});
+    if (vm.count("max-memory"))
+      j.args.insert(j.args.end(), {"--max-memory", vm["max-memory"].as<std::string>()});
     jobs.push_back(std::move(j));
   }
   std::vector<SeedResult> results(seeds);
