@@ -51,6 +51,10 @@ GpuModule::GpuModule(sc_module_name n, SimContext& ctx)
   kernel_cycles_ = &stats.counter("kernel_cycles", "cycles",
                                   "core cycles from launch to the last CTA's retirement");
   kernels_ = &stats.counter("kernels", "kernels", "kernels completed");
+  if (p.sim.watchdog_cycles > 0) {
+    SC_HAS_PROCESS(GpuModule);
+    SC_THREAD(watchdog);
+  }
 }
 
 // Functional mode: SMs perform global accesses straight on the memory image
@@ -108,6 +112,7 @@ void GpuModule::launch(KernelLaunch k) {
   kernel_start_ = sc_core::sc_time_stamp();
   last_retire_ = 0;
   released_ = 0;
+  watchdog_wake_.notify(sc_core::SC_ZERO_TIME);
   dispatch();
 }
 
@@ -158,7 +163,8 @@ std::string GpuModule::waits() const {
     if (++busy <= 4) out += "\n  " + sm->waits(), ++shown;
   }
   if (busy > shown) out += "\n  ... and " + std::to_string(busy - shown) + " more busy SMs";
-  return busy ? out : " (no SM runs a CTA)";
+  if (!busy) out = " (no SM runs a CTA)";
+  return out + "\n  ports holding requests: " + port_report(*this, 8);
 }
 
 void GpuModule::synchronize() {
@@ -168,7 +174,6 @@ void GpuModule::synchronize() {
   // of the kernel's; the kernel ends then, not when the host notices.
   const Clock core_clk(ctx_.platform.sm.clock_mhz);
   if (ctx_.timed() && last_retire_ > core_clk.now()) sc_core::wait(core_clk.until(last_retire_));
-  running_ = false;
   progress(true);
   // Kernel end is a release/acquire point: a system-scope release travels
   // down every SM's memory path (most SMs sent theirs when they ran out of
@@ -190,6 +195,8 @@ void GpuModule::synchronize() {
   ++*kernels_;
   ++kernels_run_;
   ctx_.end_kernel(kernel_.name, cycles);
+  running_ = false; // after the kernel-end waits, which the watchdog watches too
+  watchdog_wake_.notify(sc_core::SC_ZERO_TIME);
   if (TraceWriter* tr = ctx_.run.trace)
     tr->span(ctx_.device, tr->track(ctx_.device, "kernels"), kernel_.name, kernel_start_,
              sc_core::sc_time_stamp(), {{"cycles", cycles}, {"kernel", kernels_run_ - 1}});

@@ -49,7 +49,8 @@ public:
   DeviceMemory device_memory;
   void launch(KernelLaunch k);
   void synchronize();
-  // What the busy SMs wait for (at most a few lines), for deadlock reports.
+  // What waits on what, for deadlock reports: the busy SMs' warps (at most a
+  // few lines) and every port below the GPU that holds a request.
   std::string waits() const;
   uint64_t kernels_run() const { return kernels_run_; }
   // Puts this GPU into a trace: its process and kernel track, a probe on
@@ -62,6 +63,12 @@ private:
   void dispatch();
   void cta_done(uint16_t sm, Cycle at);
   void progress(bool final);
+  // The deadlock watchdog (gpu_watchdog.cpp): a thread that, while a kernel
+  // runs, checks that SMs issue or ports move requests at least once every
+  // sim.watchdog_cycles, and otherwise stops the run with waits().
+  void watchdog();
+  uint64_t progress_mark() const;
+  sc_core::sc_event watchdog_wake_; // a kernel started or ended
   uint64_t ctas_retired_ = 0;
   bool progress_shown_ = false;
   SimContext& ctx_;
