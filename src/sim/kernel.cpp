@@ -7,6 +7,53 @@
 
 #include <cstdlib>
 
+#if defined(__SANITIZE_ADDRESS__) // gcc; clang defines it too since 15
+#define TLMGPU_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TLMGPU_ASAN 1
+#endif
+#endif
+
+#ifdef TLMGPU_ASAN
+#include <iterator>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// LeakSanitizer and SystemC's coroutine stacks (issue 19 item 6). SystemC
+// 2.3.4 allocates each thread's stack with new[] and makes its lowest page
+// PROT_NONE as a guard. The threads still exist when the process exits, so
+// LSan's scan of the heap at exit faults on that page ("Tracer caught
+// signal 11"; SystemC issue #27, fixed in SystemC 3.0 by mmap'ed stacks).
+// Sanitizer builds only: mprotect is interposed (libsystemc calls it
+// through the PLT, so the executable's definition wins) to remember every
+// range made PROT_NONE, and a handler registered at the first one, after
+// ASan registered its leak check, so that it runs before it, makes them
+// readable again at exit. No heap: the first calls come during elaboration.
+namespace {
+struct Guard {
+  void* addr;
+  size_t len;
+};
+Guard g_guards[1 << 14];
+size_t g_guard_count = 0;
+
+void unprotect_guards() {
+  for (size_t i = 0; i < g_guard_count; ++i)
+    syscall(SYS_mprotect, g_guards[i].addr, g_guards[i].len, PROT_READ | PROT_WRITE);
+}
+} // namespace
+
+extern "C" int mprotect(void* addr, size_t len, int prot) {
+  if (prot == PROT_NONE && g_guard_count < std::size(g_guards)) {
+    if (g_guard_count == 0) std::atexit(unprotect_guards);
+    g_guards[g_guard_count++] = {addr, len};
+  }
+  return int(syscall(SYS_mprotect, addr, len, prot));
+}
+#endif
+
 using namespace sc_core;
 
 namespace tlmgpu {
