@@ -47,8 +47,8 @@ expect_error() { # <pattern> <args...>
   else bad "determinism $*: exit $rc, stderr '$(cat "$tmp/e")' (want exit 2 and '$pattern')"; fi
 }
 expect_error "seeds" -p "$tiny" -w float-reduce
-expect_error "--seeds: must be at least 1" -p "$tiny" -w float-reduce --seeds 0
-expect_error "--jobs: must be at least 1" -p "$tiny" -w float-reduce --seeds 2 --jobs 0
+expect_error "--seeds: expected a whole number in .1, 100000., got '0'" -p "$tiny" -w float-reduce --seeds 0
+expect_error "--jobs: expected a whole number in .1, 1024., got '0'" -p "$tiny" -w float-reduce --seeds 2 --jobs 0
 expect_error "--timing: expected one of" -p "$tiny" -w float-reduce --seeds 2 --timing fast
 expect_error "unknown workload 'float-reduse'" -p "$tiny" -w float-reduse --seeds 2
 expect_error "has no argument 'm'" -p "$tiny" -w float-reduce --arg m=3 --seeds 2
