@@ -19,6 +19,6 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 cd build-sanitize
 # Leaks are checked where LSan can run (see above).
 ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" LSAN_OPTIONS="suppressions=$supp" \
-  ctest -j"$(nproc)" -L sanitize -R "^unit: " --output-on-failure "$@"
-ASAN_OPTIONS="detect_leaks=0" ctest -j"$(nproc)" -L sanitize -E "^unit: " \
+  ctest -j"$(nproc)" -L sanitize -R "^unit:" --output-on-failure "$@"
+ASAN_OPTIONS="detect_leaks=0" ctest -j"$(nproc)" -L sanitize -E "^unit:" \
   --output-on-failure "$@"
