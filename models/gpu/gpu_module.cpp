@@ -4,6 +4,7 @@
 #include "models/sm/occupancy.hpp"
 #include "models/sm/sram_split.hpp"
 #include "tlmgpu/sim/trace.hpp"
+#include "tlmgpu/sim/watch.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -51,10 +52,14 @@ GpuModule::GpuModule(sc_module_name n, SimContext& ctx)
   kernel_cycles_ = &stats.counter("kernel_cycles", "cycles",
                                   "core cycles from launch to the last CTA's retirement");
   kernels_ = &stats.counter("kernels", "kernels", "kernels completed");
-  if (p.sim.watchdog_cycles > 0) {
-    SC_HAS_PROCESS(GpuModule);
-    SC_THREAD(watchdog);
-  }
+  // Checked four times per window, so a stall is found within 1.25 windows.
+  if (p.sim.watchdog_cycles > 0)
+    add_sim_check(this, Clock(p.sm.clock_mhz).cycles(std::max(1u, p.sim.watchdog_cycles / 4)),
+                  [this] { watchdog_check(); });
+}
+
+GpuModule::~GpuModule() {
+  remove_sim_check(this);
 }
 
 // Functional mode: SMs perform global accesses straight on the memory image
@@ -112,7 +117,6 @@ void GpuModule::launch(KernelLaunch k) {
   kernel_start_ = sc_core::sc_time_stamp();
   last_retire_ = 0;
   released_ = 0;
-  watchdog_wake_.notify(sc_core::SC_ZERO_TIME);
   dispatch();
 }
 
@@ -196,7 +200,6 @@ void GpuModule::synchronize() {
   ++kernels_run_;
   ctx_.end_kernel(kernel_.name, cycles);
   running_ = false; // after the kernel-end waits, which the watchdog watches too
-  watchdog_wake_.notify(sc_core::SC_ZERO_TIME);
   if (TraceWriter* tr = ctx_.run.trace)
     tr->span(ctx_.device, tr->track(ctx_.device, "kernels"), kernel_.name, kernel_start_,
              sc_core::sc_time_stamp(), {{"cycles", cycles}, {"kernel", kernels_run_ - 1}});

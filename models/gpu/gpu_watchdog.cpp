@@ -2,19 +2,15 @@
 // used to end in one of two ways: with no event left, sc_start returned and
 // run.cpp reported what the SMs waited for; but with anything still ticking
 // (a stage that polls for an answer that never comes, a retry loop) the
-// simulated time advanced forever and the run hung. This thread watches a
-// kernel while it runs: when neither an SM issued an instruction nor any
-// port accepted or answered a request for sim.watchdog_cycles core cycles,
-// it stops the run with what waits on what (GpuModule::waits).
-//
-// It only reads counters, and it waits on an event (not a time) between
-// kernels, so it changes no result and does not keep a finished simulation
-// alive. Its cost is one wake-up per quarter of the window.
+// simulated time advanced forever and the run hung. This check runs between
+// slices of the simulation (tlmgpu/sim/watch.hpp: no event, no process, so
+// no result changes) and watches a kernel while it runs: when neither an SM
+// issued an instruction nor a CTA retired nor any port accepted or answered
+// a request for sim.watchdog_cycles core cycles, it stops the run with what
+// waits on what (GpuModule::waits).
 #include "models/gpu/gpu_module.hpp"
 
 #include "tlmgpu/sim/clock.hpp"
-
-using namespace sc_core;
 
 namespace tlmgpu {
 
@@ -25,34 +21,25 @@ uint64_t GpuModule::progress_mark() const {
   return m;
 }
 
-void GpuModule::watchdog() {
-  const uint64_t window = ctx_.platform.sim.watchdog_cycles;
-  const Clock core(ctx_.platform.sm.clock_mhz);
-  // Checked four times per window, so a stall is found within 1.25 windows.
-  const uint64_t step = std::max<uint64_t>(1, window / 4);
-  for (;;) {
-    while (!running_)
-      wait(watchdog_wake_);
-    uint64_t mark = progress_mark();
-    Cycle since = core.at(sc_time_stamp());
-    while (running_) {
-      wait(core.cycles(step), watchdog_wake_);
-      if (!running_) break;
-      const uint64_t now_mark = progress_mark();
-      const Cycle now = core.at(sc_time_stamp());
-      if (now_mark != mark) {
-        mark = now_mark, since = now;
-        continue;
-      }
-      if (now - since < window) continue;
-      throw SimError(
-          "watchdog: kernel '" + kernel_.name + "' made no progress for " +
-          std::to_string(now - since) +
-          " core cycles (sim.watchdog_cycles = " + std::to_string(window) + ") at cycle " +
-          std::to_string(now) + ", " + std::to_string(dispatcher_->dispatched()) + "/" +
-          std::to_string(dispatcher_->num_ctas()) + " CTAs placed; what waits:" + waits());
-    }
+void GpuModule::watchdog_check() {
+  if (!running_) return;
+  // In lt an SM runs a quantum of its work at once and then waits a quantum:
+  // a window shorter than two quanta would see a working SM as stuck.
+  const uint64_t window = std::max<uint64_t>(ctx_.platform.sim.watchdog_cycles,
+                                             2 * uint64_t(ctx_.platform.sim.quantum_cycles));
+  const Cycle now = Clock(ctx_.platform.sm.clock_mhz).now();
+  const uint64_t mark = progress_mark();
+  if (watch_kernel_ != kernels_run_ || mark != watch_mark_) { // a new kernel, or it moved
+    watch_kernel_ = kernels_run_, watch_mark_ = mark, watch_since_ = now;
+    return;
   }
+  if (now - watch_since_ < window) return;
+  throw SimError("watchdog: kernel '" + kernel_.name + "' made no progress for " +
+                 std::to_string(now - watch_since_) + " core cycles (sim.watchdog_cycles = " +
+                 std::to_string(ctx_.platform.sim.watchdog_cycles) +
+                 ", at least 2 LT quanta) at cycle " + std::to_string(now) + ", " +
+                 std::to_string(dispatcher_->dispatched()) + "/" +
+                 std::to_string(dispatcher_->num_ctas()) + " CTAs placed; what waits:" + waits());
 }
 
 } // namespace tlmgpu

@@ -2,10 +2,14 @@
 // (declared in include/tlmgpu/sim/context.hpp).
 #include "tlmgpu/sim/clock.hpp"
 #include "tlmgpu/sim/context.hpp"
+#include "tlmgpu/sim/watch.hpp"
 
 #include <tlm_utils/tlm_quantumkeeper.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <functional>
+#include <vector>
 
 #if defined(__SANITIZE_ADDRESS__) // gcc; clang defines it too since 15
 #define TLMGPU_ASAN 1
@@ -74,9 +78,44 @@ void prepare_kernel(const PlatformSpec& p) {
       Clock(p.sm.clock_mhz).cycles(p.sim.quantum_cycles));
 }
 
+namespace {
+struct SimCheck {
+  const void* owner;
+  sc_time every;
+  std::function<void()> check;
+};
+std::vector<SimCheck>& sim_checks() {
+  static std::vector<SimCheck> checks;
+  return checks;
+}
+} // namespace
+
+void add_sim_check(const void* owner, const sc_time& every, std::function<void()> check) {
+  sim_checks().push_back({owner, every, std::move(check)});
+}
+
+void remove_sim_check(const void* owner) {
+  std::erase_if(sim_checks(), [owner](const SimCheck& c) { return c.owner == owner; });
+}
+
+// One sc_start(), or slices of it with the checks in between (watch.hpp).
+// SC_EXIT_ON_STARVATION keeps the time at the last event (never at a
+// slice's end where nothing happens), so the end time is that of one
+// sc_start(); a slice then reaches at least the next event, or a gap
+// between events longer than the slice would never be crossed.
 void simulate() {
   try {
-    sc_start();
+    if (sim_checks().empty()) return sc_start();
+    sc_time slice = sim_checks().front().every;
+    for (const SimCheck& c : sim_checks())
+      slice = std::min(slice, c.every);
+    sc_start(slice, SC_EXIT_ON_STARVATION); // elaborates and initializes
+    for (;;) {
+      for (const SimCheck& c : sim_checks())
+        c.check();
+      if (!sc_pending_activity() || sc_get_status() == SC_STOPPED) break;
+      sc_start(std::max(slice, sc_time_to_pending_activity()), SC_EXIT_ON_STARVATION);
+    }
   } catch (const sc_report& r) {
     throw SimError(std::string("simulation stopped: ") + r.get_msg());
   }
