@@ -4,6 +4,10 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config libsystemc-dev libboost-program-options-dev
       nlohmann-json3-dev catch2 zlib1g-dev liblzma-dev libbz2-dev libzstd-dev
       slurm-wlm munge parallel)
+# Extra packages one script needs and the main build does not (scripts/fuzz.sh:
+# clang and its libFuzzer runtime).
+read -r -a extra <<<"${TLMGPU_EXTRA_PKGS:-}"
+pkgs+=("${extra[@]}")
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

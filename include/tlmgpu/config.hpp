@@ -24,6 +24,15 @@ namespace tlmgpu {
 // every key and calls derive(). Throws ConfigError with a one-line message.
 PlatformSpec load_platform(const std::string& path, const std::vector<std::string>& sets = {});
 
+// The host memory a simulation of `p` takes, roughly (per SM, per L2 slice,
+// per DRAM channel; the backing store and the workload are not included),
+// and check_memory() of it naming `origin` and the counts that drive it.
+uint64_t estimate_platform_memory(const PlatformSpec& p);
+void check_platform_memory(const PlatformSpec& p, const std::string& origin);
+
+// ConfigError when two of `sets` name the same key (like a repeated --arg).
+void check_sets_unique(const std::vector<std::string>& sets);
+
 // The same from an in-memory document; `origin` names it in error messages.
 // "extends" is not allowed here (there is no directory to resolve it in).
 PlatformSpec platform_from_json(const nlohmann::json& doc, const std::string& origin);

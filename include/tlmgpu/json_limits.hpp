@@ -46,6 +46,8 @@ Json parse_json(const std::string& text, const std::string& shown) {
     return Json::parse(text, check);
   } catch (const typename Json::parse_error& e) {
     throw malformed_json(shown, text, e.byte, e.what());
+  } catch (const typename Json::out_of_range& e) { // a number beyond a double: 1e999
+    throw malformed_json(shown, text, 0, e.what());
   }
 }
 
@@ -61,7 +63,24 @@ Json try_parse_json(const std::string& text) {
   }
 }
 
-// The whole of a file as text; false when it cannot be opened or read.
+// Reads the whole of `path` into `text` if it is a regular file of at most
+// `max_bytes`; returns "" or the reason it did not ("Permission denied", "not
+// a regular file", "is 100.0 MiB, more than the 16.0 MiB such a file may be").
+std::string read_regular_file(const std::string& path, std::string& text, uint64_t max_bytes);
+
+// The whole of a file as text; false when it cannot be opened or read or is
+// not a regular file (a FIFO would block forever).
 bool read_text_file(const std::string& path, std::string& text);
+
+// The largest platform, node or sweep-spec file read. Real ones are a few
+// kilobytes; a parsed JSON document takes about 25 times its text, so a
+// 100 MB file used to take 2.5 GiB before its first type error.
+inline constexpr uint64_t kMaxConfigFileBytes = uint64_t{16} << 20;
+
+// A configuration file (`what`: "platform file") as text: ConfigError
+// "cannot read <what> '<path>': <reason>" when it cannot be opened (the
+// reason from strerror: "Permission denied"), is not a regular file or is
+// larger than kMaxConfigFileBytes.
+std::string read_config_file(const std::string& path, const std::string& what);
 
 } // namespace tlmgpu

@@ -26,12 +26,18 @@ namespace tlmgpu {
 // Simulation-kernel knobs that belong to the platform (not to one block).
 struct SimSpec {
   uint32_t quantum_cycles = 0;
+  uint32_t watchdog_cycles = 0;
   bool atomic_profile = false;
   std::string functional_memory;
   template <class V>
   void visit(V& v) {
     v.param(quantum_cycles, "quantum_cycles", 1000, Range{1, 1e9}, "cycles",
             "LT temporal-decoupling quantum, in core cycles");
+    v.param(watchdog_cycles, "watchdog_cycles", 10000000, Range{0, 4e9}, "cycles",
+            "deadlock watchdog: a kernel during which no SM issues an instruction and no "
+            "port accepts or answers a request for this many core cycles ends the run with a "
+            "report of what waits on what (warps, outstanding requests per port, queue "
+            "occupancy) instead of running on forever; 0 turns it off");
     v.param(atomic_profile, "atomic_profile", false, Range{}, "",
             "keep the GPU-wide atomic profile (gpu.atomics: ops, unique words and lines, warp "
             "collisions, line reuse distance); it costs about 10 % of a run's time on "

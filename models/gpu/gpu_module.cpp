@@ -4,6 +4,7 @@
 #include "models/sm/occupancy.hpp"
 #include "models/sm/sram_split.hpp"
 #include "tlmgpu/sim/trace.hpp"
+#include "tlmgpu/sim/watch.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -51,6 +52,14 @@ GpuModule::GpuModule(sc_module_name n, SimContext& ctx)
   kernel_cycles_ = &stats.counter("kernel_cycles", "cycles",
                                   "core cycles from launch to the last CTA's retirement");
   kernels_ = &stats.counter("kernels", "kernels", "kernels completed");
+  // Checked four times per window, so a stall is found within 1.25 windows.
+  if (p.sim.watchdog_cycles > 0)
+    add_sim_check(this, Clock(p.sm.clock_mhz).cycles(std::max(1u, p.sim.watchdog_cycles / 4)),
+                  [this] { watchdog_check(); });
+}
+
+GpuModule::~GpuModule() {
+  remove_sim_check(this);
 }
 
 // Functional mode: SMs perform global accesses straight on the memory image
@@ -158,7 +167,8 @@ std::string GpuModule::waits() const {
     if (++busy <= 4) out += "\n  " + sm->waits(), ++shown;
   }
   if (busy > shown) out += "\n  ... and " + std::to_string(busy - shown) + " more busy SMs";
-  return busy ? out : " (no SM runs a CTA)";
+  if (!busy) out = " (no SM runs a CTA)";
+  return out + "\n  ports holding requests: " + port_report(*this, 8);
 }
 
 void GpuModule::synchronize() {
@@ -168,7 +178,6 @@ void GpuModule::synchronize() {
   // of the kernel's; the kernel ends then, not when the host notices.
   const Clock core_clk(ctx_.platform.sm.clock_mhz);
   if (ctx_.timed() && last_retire_ > core_clk.now()) sc_core::wait(core_clk.until(last_retire_));
-  running_ = false;
   progress(true);
   // Kernel end is a release/acquire point: a system-scope release travels
   // down every SM's memory path (most SMs sent theirs when they ran out of
@@ -190,6 +199,7 @@ void GpuModule::synchronize() {
   ++*kernels_;
   ++kernels_run_;
   ctx_.end_kernel(kernel_.name, cycles);
+  running_ = false; // after the kernel-end waits, which the watchdog watches too
   if (TraceWriter* tr = ctx_.run.trace)
     tr->span(ctx_.device, tr->track(ctx_.device, "kernels"), kernel_.name, kernel_start_,
              sc_core::sc_time_stamp(), {{"cycles", cycles}, {"kernel", kernels_run_ - 1}});

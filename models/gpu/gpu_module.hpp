@@ -27,6 +27,7 @@ class TraceWriter;
 class GpuModule : public sc_core::sc_module {
 public:
   GpuModule(sc_core::sc_module_name n, SimContext& ctx);
+  ~GpuModule() override;
 
   StatGroup stats;
   std::unique_ptr<AtomicProfile> atomic_profile; // gpu.atomics, when sim.atomic_profile
@@ -49,7 +50,8 @@ public:
   DeviceMemory device_memory;
   void launch(KernelLaunch k);
   void synchronize();
-  // What the busy SMs wait for (at most a few lines), for deadlock reports.
+  // What waits on what, for deadlock reports: the busy SMs' warps (at most a
+  // few lines) and every port below the GPU that holds a request.
   std::string waits() const;
   uint64_t kernels_run() const { return kernels_run_; }
   // Puts this GPU into a trace: its process and kernel track, a probe on
@@ -62,6 +64,14 @@ private:
   void dispatch();
   void cta_done(uint16_t sm, Cycle at);
   void progress(bool final);
+  // The deadlock watchdog (gpu_watchdog.cpp): called between slices of the
+  // simulation (tlmgpu/sim/watch.hpp); while a kernel runs, it checks that
+  // SMs issue or ports move requests at least once every
+  // sim.watchdog_cycles, and otherwise stops the run with waits().
+  void watchdog_check();
+  uint64_t progress_mark() const;
+  uint64_t watch_mark_ = 0, watch_kernel_ = UINT64_MAX; // progress seen, in which kernel
+  Cycle watch_since_ = 0;                               // core cycle it last moved
   uint64_t ctas_retired_ = 0;
   bool progress_shown_ = false;
   SimContext& ctx_;

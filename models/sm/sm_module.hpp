@@ -69,6 +69,8 @@ public:
   // memory instructions the LD/ST unit takes (the atomic profile).
   std::vector<InstrProbe*> issue_probes, memory_probes;
   bool busy() const { return live_ctas_ > 0; }
+  // Warp instructions issued so far (the deadlock watchdog's progress).
+  uint64_t issued() const { return warp_instructions_.value(); }
   // What this SM's warps wait for, one line (deadlock reports): CTAs, warps
   // at a barrier, waiting for memory, held by the issue gate (and its state).
   std::string waits() const;

@@ -45,6 +45,7 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
     throw ConfigError(o.platform_path.empty() ? e.what() : o.platform_path + ": " + e.what());
   }
 
+  check_platform_memory(o.platform, o.platform_path);
   prepare_kernel(o.platform);
   SimContext ctx(o.platform, o.timing, o.seed);
   ctx.out_dir = dir.staging().string();

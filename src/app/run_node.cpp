@@ -79,6 +79,7 @@ int run_node(const RunOptions& o, std::ostream& out) {
     WorkloadArgs args(entry.info, args_of(o.args, i, n));
     arg_values.push_back(args.values());
     workloads.push_back(entry.make(args));
+    check_platform_memory(node.gpus[i], node.gpu_files[i]);
     try {
       path_stages(node.gpus[i]);
     } catch (const ConfigError& e) {

@@ -54,6 +54,8 @@ std::string resolve_platform(const std::string& arg);
 // -j/--jobs, declared as po::value<long long> (an unsigned option would turn
 // "-1" into 4294967295): 1..4096, else a UsageError.
 unsigned jobs_option(const boost::program_options::variables_map& vm);
+// A whole number in [min, max] given as text (UsageError naming `what`).
+uint64_t parse_count(const std::string& s, const char* what, uint64_t min, uint64_t max);
 // blocks.cpp: the block types and parameter groups (`list`), one of them
 // with its ports and parameters (`describe`; ConfigError if unknown).
 void list_blocks(std::ostream& os);

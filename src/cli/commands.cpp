@@ -4,6 +4,7 @@
 
 #include "tlmgpu/app/run.hpp"
 #include "tlmgpu/config.hpp"
+#include "tlmgpu/memory_budget.hpp"
 #include "tlmgpu/node.hpp"
 #include "tlmgpu/sim/path_stage.hpp"
 
@@ -40,6 +41,9 @@ bool parse(const char* cmd, const char* usage, const Args& args, po::options_des
   } catch (const po::error& e) {
     throw UsageError(std::string(e.what()) + " (see 'tlmgpu " + cmd + " --help')");
   }
+  // Before anything is loaded: the platform and the inputs check against it.
+  if (vm.count("max-memory"))
+    set_memory_budget(parse_memory_size(vm["max-memory"].as<std::string>(), "--max-memory"));
   return true;
 }
 
@@ -93,6 +97,16 @@ uint64_t parse_seed(const std::string& s) {
 
 } // namespace
 
+// Counts are read as text: boost reads "-1" into an unsigned as 4294967295.
+uint64_t parse_count(const std::string& s, const char* what, uint64_t min, uint64_t max) {
+  uint64_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size() || v < min || v > max)
+    throw UsageError(std::string(what) + ": expected a whole number in [" + std::to_string(min) +
+                     ", " + std::to_string(max) + "], got '" + s + "'");
+  return v;
+}
+
 uint64_t parse_cycles(const std::string& s, const char* what) {
   uint64_t v = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -106,11 +120,14 @@ std::vector<std::string> strings(const po::variables_map& vm, const char* key) {
 }
 
 void add_platform_options(po::options_description& desc) {
-  desc.add_options()                                              //
-      ("platform,p", po::value<std::string>()->required(),        //
-       "platform JSON file (or a name from 'tlmgpu list')")       //
-      ("set", po::value<std::vector<std::string>>()->composing(), //
-       "override a parameter: --set l2.ways=16 (repeatable)");
+  desc.add_options()                                                         //
+      ("platform,p", po::value<std::string>()->required(),                   //
+       "platform JSON file (or a name from 'tlmgpu list')")                  //
+      ("set", po::value<std::vector<std::string>>()->composing(),            //
+       "override a parameter: --set l2.ways=16 (repeatable, each key once)") //
+      ("max-memory", po::value<std::string>(),
+       "refuse a platform, workload or input whose estimated memory exceeds this (e.g. 8G; "
+       "default: half of this machine's RAM)");
 }
 
 int cmd_run(const Args& args) {

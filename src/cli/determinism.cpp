@@ -106,7 +106,7 @@ int cmd_determinism(const Args& args) {
       ("workload,w", po::value<std::string>()->required(), "workload name (see 'tlmgpu list')") //
       ("arg", po::value<std::vector<std::string>>()->composing(),                               //
        "workload argument: --arg n=4096 (repeatable)")                                          //
-      ("seeds", po::value<unsigned>()->required(), "run seeds 1..N")                            //
+      ("seeds", po::value<std::string>()->required(), "run seeds 1..N")                         //
       ("timing", po::value<std::string>()->default_value("lt"), "functional | lt | at")         //
       ("jobs,j", po::value<long long>()->default_value(1), "runs at a time")                    //
       ("out", po::value<std::string>(),
@@ -125,8 +125,7 @@ int cmd_determinism(const Args& args) {
              "Exit 0 whatever the count; 1 when a run left no stats.json",
              args, desc, {}, vm))
     return kExitOk;
-  const unsigned seeds = vm["seeds"].as<unsigned>();
-  if (seeds == 0) throw UsageError("--seeds: must be at least 1");
+  const auto seeds = unsigned(parse_count(vm["seeds"].as<std::string>(), "--seeds", 1, 100000));
   RunnerOptions ro;
   ro.parallel = jobs_option(vm);
   const std::string timing = vm["timing"].as<std::string>();
@@ -161,6 +160,8 @@ int cmd_determinism(const Args& args) {
       j.args.insert(j.args.end(), {"--arg", k + "=" + v});
     for (const std::string& kv : sets)
       j.args.insert(j.args.end(), {"--set", kv});
+    if (vm.count("max-memory"))
+      j.args.insert(j.args.end(), {"--max-memory", vm["max-memory"].as<std::string>()});
     jobs.push_back(std::move(j));
   }
   std::vector<SeedResult> results(seeds);

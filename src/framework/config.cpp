@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <limits>
 #include <map>
@@ -289,18 +288,15 @@ json parse_text(const std::string& text, const std::string& shown) {
     return json::parse(text, check);
   } catch (const json::parse_error& e) {
     throw malformed_json(shown, text, e.byte, e.what());
+  } catch (const json::out_of_range& e) { // a number beyond a double (found by fuzzing)
+    throw malformed_json(shown, text, 0, e.what());
   }
 }
 
 json read_file(const fs::path& file, const std::string& shown, const std::string& cannot_open) {
-  std::error_code ec;
-  if (!fs::is_regular_file(file, ec)) {
-    const bool exists = fs::exists(file, ec);
-    throw ConfigError(cannot_open + (exists ? " (not a regular file)" : " (no such file)"));
-  }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw ConfigError(cannot_open);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text;
+  const std::string why = read_regular_file(file.string(), text, kMaxConfigFileBytes);
+  if (!why.empty()) throw ConfigError(cannot_open + ": " + why);
   json doc = parse_text(text, shown);
   if (!doc.is_object())
     fail(shown, "", "expected a JSON object at the top level, got " + show(doc));
@@ -443,7 +439,17 @@ PlatformSpec read_spec(const json& full, const Origins& origins, const std::stri
 
 } // namespace
 
+void check_sets_unique(const std::vector<std::string>& sets) {
+  std::set<std::string> keys;
+  for (const std::string& s : sets) {
+    const std::string key = s.substr(0, s.find('='));
+    if (!keys.insert(key).second)
+      throw ConfigError("--set " + key + " is given twice (a later value would silently win)");
+  }
+}
+
 PlatformSpec load_platform(const std::string& path, const std::vector<std::string>& sets) {
+  check_sets_unique(sets);
   Origins origins;
   std::vector<std::pair<std::string, std::string>> chain;
   json doc = load_tree(path, path, "cannot open platform file '" + path + "'", chain, origins);
@@ -478,6 +484,13 @@ json effective_config(const PlatformSpec& spec) {
 
 ConfigError malformed_json(const std::string& shown, const std::string& text, std::size_t byte,
                            const std::string& what) {
+  // nlohmann reports a number it cannot hold ("number overflow parsing
+  // '5.5e521'") without a position: it is where that text first occurs.
+  if (byte == 0)
+    if (auto q = what.find('\''); q != std::string::npos)
+      if (auto e = what.find('\'', q + 1); e != std::string::npos)
+        if (auto at = text.find(what.substr(q + 1, e - q - 1)); at != std::string::npos)
+          byte = at + 1;
   const std::size_t end = std::min<std::size_t>(byte == 0 ? 0 : byte - 1, text.size());
   std::size_t line = 1, col = 1;
   for (std::size_t i = 0; i < end; ++i) {
@@ -485,9 +498,13 @@ ConfigError malformed_json(const std::string& shown, const std::string& text, st
     line += text[i] == '\n';
   }
   std::string reason = what;
-  if (auto at = reason.find("parse error"); at != std::string::npos)
+  if (auto at = reason.find("parse error"); at != std::string::npos) {
     if (auto colon = reason.find(": ", at); colon != std::string::npos)
       reason = reason.substr(colon + 2);
+  } else if (auto close = reason.find("] ");
+             reason.starts_with("[json.exception.") && close != std::string::npos) {
+    reason = reason.substr(close + 2); // "[json.exception.out_of_range.406] number overflow..."
+  }
   return ConfigError(shown + ":" + std::to_string(line) + ":" + std::to_string(col) +
                      ": malformed JSON: " + reason);
 }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <vector>
 
@@ -38,8 +39,11 @@ bool read_entry(const nlohmann::json& j, ManifestEntry& e) {
 } // namespace
 
 ManifestEntry hash_file(const fs::path& file) {
+  errno = 0;
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw OutputError("cannot read '" + file.string() + "'");
+  // The reason (errno of the failed open or read), not only the name.
+  const auto reason = [] { return errno ? std::string(": ") + std::strerror(errno) : ""; };
+  if (!in) throw OutputError("cannot read '" + file.string() + "'" + reason());
   ManifestEntry e;
   e.fnv1a64 = kFnvOffset;
   std::vector<char> buf(1 << 16);
@@ -49,7 +53,7 @@ ManifestEntry hash_file(const fs::path& file) {
     e.fnv1a64 = fnv1a64(buf.data(), n, e.fnv1a64);
     e.bytes += n;
   }
-  if (in.bad()) throw OutputError("cannot read '" + file.string() + "'");
+  if (in.bad()) throw OutputError("cannot read '" + file.string() + "'" + reason());
   return e;
 }
 

@@ -16,9 +16,7 @@ using json = nlohmann::json;
 namespace fs = std::filesystem;
 
 json read(const std::string& path) {
-  std::string text;
-  if (!read_text_file(path, text)) throw ConfigError("cannot open node file '" + path + "'");
-  return parse_json(text, path);
+  return parse_json(read_config_file(path, "node file"), path);
 }
 
 void only(const json& obj, const std::vector<std::string>& keys, const std::string& file,
@@ -41,6 +39,7 @@ bool is_node_file(const std::string& path) {
 }
 
 NodeSpec load_node(const std::string& path, const std::vector<std::string>& sets) {
+  check_sets_unique(sets);
   const json doc = read(path);
   if (!doc.is_object()) throw ConfigError(path + ": expected a JSON object at the top level");
   only(doc, {"name", "description", "node"}, path, "");

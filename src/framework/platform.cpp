@@ -6,6 +6,7 @@
 #include "models/sm/sram_split.hpp"
 #include "tlmgpu/config.hpp"
 #include "tlmgpu/device_memory.hpp"
+#include "tlmgpu/memory_budget.hpp"
 #include "tlmgpu/types.hpp"
 
 #include <algorithm>
@@ -274,6 +275,30 @@ std::string closest_match(std::string_view key, const std::vector<std::string>& 
     if (shorter >= 4 && lc.compare(0, shorter, k, 0, shorter) == 0) return c;
   }
   return "";
+}
+
+// Calibrated on titanv in lt, peak RSS of histogram n=4096 (docs/config.md,
+// "Resource budgets"): sm.count 80 -> 640 added 624 KiB per SM (SRAM
+// 128 KiB, 64 warp slots), l2.sub_partitions 1 -> 8 at sm.count 8 added
+// 382 KiB per slice (96 KiB), and the rest of an 8-SM run is ~14 MiB. An
+// SM costs its SRAM twice over (L1 data and valid masks, shared memory),
+// its warp slots and a fixed part (its SystemC thread's stack, ports,
+// stats); an L2 slice its data three times over (data, valid masks, tags)
+// and a fixed part.
+uint64_t estimate_platform_memory(const PlatformSpec& p) {
+  constexpr uint64_t kSmFixed = 256 << 10, kPerWarp = 2 << 10, kSliceFixed = 96 << 10;
+  constexpr uint64_t kBase = 16 << 20; // the process, the crossbar, DRAM's bookkeeping
+  const uint64_t per_sm =
+      2 * uint64_t(p.sm.unified_sram_bytes) + p.sm.max_warps * kPerWarp + kSmFixed;
+  const uint64_t per_slice = 3 * uint64_t(p.l2.slice_bytes) + kSliceFixed;
+  return sat_add(kBase, sat_add(sat_mul(p.sm.count, per_sm), sat_mul(p.l2_slices(), per_slice)));
+}
+
+void check_platform_memory(const PlatformSpec& p, const std::string& origin) {
+  check_memory(estimate_platform_memory(p), "platform " + (origin.empty() ? p.name : origin) +
+                                                " (sm.count=" + str(p.sm.count) + ", " +
+                                                str(p.l2_slices()) + " L2 slices of " +
+                                                format_bytes(p.l2.slice_bytes) + ")");
 }
 
 } // namespace tlmgpu

@@ -64,6 +64,7 @@ tlm::tlm_sync_enum TargetPort::nb_transport_fw(Payload& t, tlm::tlm_phase& ph, s
     }
     queue_.push_back(&t);
     ++accepted_;
+    ++g_port_activity;
     for (PortProbe* p : probes_)
       p->request(*this, t);
     if (queue_.size() == 1 && hooks_.on_request) hooks_.on_request();
@@ -167,6 +168,8 @@ void InitiatorPort::try_send() {
       waiting_ = t;
       ++end_req_waits_;
     } else if (r == tlm::TLM_COMPLETED || ph == tlm::BEGIN_RESP) {
+      ++answered_;
+      ++g_port_activity;
       on_response_(*t);
     }
   }
@@ -185,12 +188,65 @@ tlm::tlm_sync_enum InitiatorPort::nb_transport_bw(Payload& t, tlm::tlm_phase& ph
       waiting_end_req_ = false;
       retry_.notify(SC_ZERO_TIME);
     }
+    ++answered_;
+    ++g_port_activity;
     on_response_(t);
     ph = tlm::END_RESP;
     return tlm::TLM_COMPLETED;
   }
   SC_REPORT_FATAL("tlmgpu/port", "unexpected phase on initiator port");
   return tlm::TLM_COMPLETED;
+}
+
+std::string TargetPort::occupancy() const {
+  std::string s;
+  auto add = [&](const std::string& part) { s += (s.empty() ? "" : ", ") + part; };
+  if (!queue_.empty())
+    add(std::to_string(queue_.size()) + "/" + std::to_string(capacity_) + " queued");
+  if (held_) add("1 held back (queue full)");
+  if (!ready_responses_.empty())
+    add(std::to_string(ready_responses_.size()) + " responses ready to send");
+  if (response_open_) add("a response waiting for END_RESP");
+  if (in_calls_) add(std::to_string(in_calls_) + " blocking calls not returned");
+  return s;
+}
+
+std::string InitiatorPort::occupancy() const {
+  std::string s;
+  auto add = [&](const std::string& part) { s += (s.empty() ? "" : ", ") + part; };
+  // Accepted or queued requests not yet answered (a request that completes
+  // in its forward call counts as answered at once).
+  if (sent_ > answered_) add(std::to_string(sent_ - answered_) + " unanswered");
+  if (!pending_.empty()) add(std::to_string(pending_.size()) + " queued to send");
+  if (waiting_end_req_) add("waiting for END_REQ");
+  if (in_calls_) add(std::to_string(in_calls_) + " blocking calls not returned");
+  return s;
+}
+
+namespace {
+
+void collect(const sc_object& o, std::vector<std::string>& out) {
+  std::string s;
+  if (auto* t = dynamic_cast<const TargetPort*>(&o))
+    s = t->occupancy();
+  else if (auto* i = dynamic_cast<const InitiatorPort*>(&o))
+    s = i->occupancy();
+  if (!s.empty()) out.push_back(std::string(o.name()) + ": " + s);
+  for (const sc_object* child : o.get_child_objects())
+    collect(*child, out);
+}
+
+} // namespace
+
+std::string port_report(const sc_object& root, size_t max_ports) {
+  std::vector<std::string> busy;
+  collect(root, busy);
+  std::string s;
+  for (size_t i = 0; i < busy.size() && i < max_ports; ++i)
+    s += (i ? "; " : "") + busy[i];
+  if (busy.size() > max_ports)
+    s += "; ... and " + std::to_string(busy.size() - max_ports) + " more ports";
+  return s.empty() ? "no port holds a request" : s;
 }
 
 namespace {

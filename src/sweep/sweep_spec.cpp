@@ -79,6 +79,8 @@ ojson parse_strict(const std::string& text, const std::string& file) {
     return ojson::parse(text, check);
   } catch (const ojson::parse_error& e) {
     throw malformed_json(file, text, e.byte, e.what());
+  } catch (const ojson::out_of_range& e) { // a number beyond a double (found by fuzzing)
+    throw malformed_json(file, text, 0, e.what());
   }
 }
 

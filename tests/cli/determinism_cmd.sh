@@ -47,7 +47,7 @@ expect_error() { # <pattern> <args...>
   else bad "determinism $*: exit $rc, stderr '$(cat "$tmp/e")' (want exit 2 and '$pattern')"; fi
 }
 expect_error "seeds" -p "$tiny" -w float-reduce
-expect_error "--seeds: must be at least 1" -p "$tiny" -w float-reduce --seeds 0
+expect_error "--seeds: expected a whole number in .1, 100000., got '0'" -p "$tiny" -w float-reduce --seeds 0
 expect_error "--jobs: expected 1 to 4096 runs at a time, got 0" -p "$tiny" -w float-reduce --seeds 2 --jobs 0
 expect_error "--jobs: expected 1 to 4096 runs at a time, got -1" -p "$tiny" -w float-reduce --seeds 2 --jobs -1
 expect_error "--timing: expected one of" -p "$tiny" -w float-reduce --seeds 2 --timing fast

@@ -2,6 +2,7 @@
 
 #include "models/host/host_module.hpp"
 #include "tlmgpu/config.hpp"
+#include "tlmgpu/memory_budget.hpp"
 #include "workloads/ml_apps/ml_apps.hpp"
 
 #include <algorithm>
@@ -136,6 +137,12 @@ public:
     data_seed_ = v.str("data_seed") == "seed" ? 0 : v.u64("data_seed", 0, UINT64_MAX);
     seed_from_run_ = v.str("data_seed") == "seed";
     corrupt_ = v.u64("corrupt", 0, 1) != 0;
+    // x and dy on the host and in device memory; dW in device memory, read
+    // back and as the check's reference (in double): 4-byte words throughout
+    // except the reference.
+    check_memory(sat_add(sat_mul(s_.x_size() + s_.dy_size(), 8), sat_mul(s_.elements(), 20)),
+                 std::string("workload ") + kName + " (layer=" + layer_name_ +
+                     ", scale=" + std::to_string(scale_) + ")");
   }
 
   void elaborate(SimContext& ctx, GpuModule& gpu) override {

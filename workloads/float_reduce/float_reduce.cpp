@@ -1,6 +1,7 @@
 #include "workloads/float_reduce/float_reduce.hpp"
 
 #include "models/host/host_module.hpp"
+#include "tlmgpu/memory_budget.hpp"
 
 #include <bit>
 #include <cmath>
@@ -44,6 +45,10 @@ public:
       throw ConfigError("workload 'float-reduce' argument order: expected relaxed or "
                         "commutative, got '" +
                         order + "'");
+    // The values on the host and in device memory; per address the result,
+    // its device copy and the check's three sums.
+    check_memory(sat_add(sat_mul(n_, 8), uint64_t(addresses_) * 36),
+                 "workload float-reduce (n=" + std::to_string(n_) + ")");
   }
 
   // The values come from data_seed, not from --seed: --seed then changes only

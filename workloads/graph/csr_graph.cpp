@@ -24,6 +24,10 @@ GraphFormatError::GraphFormatError(const std::string& file, uint64_t line,
     : std::runtime_error(format_error(file, line, problem)), file_(file), line_(line),
       problem_(problem) {}
 
+std::string limit_text(uint64_t limit, const GraphBuildOptions& options) {
+  return std::to_string(limit) + options.limit_note;
+}
+
 void check_limits(const GraphBuildOptions& options) {
   if (options.max_vertices > kMaxVertices)
     throw std::invalid_argument("GraphBuildOptions::max_vertices above 2^31");
@@ -36,7 +40,7 @@ CsrGraph build_csr(EdgeList list, const GraphBuildOptions& options) {
   auto fail = [&](const std::string& problem) { throw GraphFormatError(list.source, 0, problem); };
   if (list.num_vertices > options.max_vertices)
     fail(std::to_string(list.num_vertices) + " vertices exceed the limit of " +
-         std::to_string(options.max_vertices));
+         limit_text(options.max_vertices, options));
   std::vector<Edge>& edges = list.edges;
   for (const Edge& e : edges)
     if (e.src >= list.num_vertices || e.dst >= list.num_vertices)
@@ -50,7 +54,7 @@ CsrGraph build_csr(EdgeList list, const GraphBuildOptions& options) {
     // Checked before reserving: symmetrizing may double a legal input past the limit.
     if (total > options.max_edges)
       fail("symmetrizing gives " + std::to_string(total) + " arcs, above the limit of " +
-           std::to_string(options.max_edges));
+           limit_text(options.max_edges, options));
     const size_t original = edges.size();
     edges.reserve(total);
     for (size_t i = 0; i < original; ++i)
@@ -67,7 +71,7 @@ CsrGraph build_csr(EdgeList list, const GraphBuildOptions& options) {
   }
   if (edges.size() > options.max_edges)
     fail(std::to_string(edges.size()) + " arcs exceed the limit of " +
-         std::to_string(options.max_edges));
+         limit_text(options.max_edges, options));
 
   CsrGraph g;
   g.name = std::move(list.name);

@@ -71,6 +71,10 @@ struct GraphBuildOptions {
   // ceilings above.
   uint64_t max_vertices = uint64_t{1} << 27;
   uint64_t max_edges = kMaxEdges;
+  // Set by load_graph() when the memory budget (--max-memory), not the
+  // numbers above, is what limits the graph: appended to the limit in
+  // errors (limit_text), so that the message names the argument to raise.
+  std::string limit_note;
   // Readers only: the format when the file name does not say (automatic:
   // from the extension, else from the content), and how file weights become
   // Weight values.
@@ -157,6 +161,16 @@ public:
   // the reverse of every arc with the same weight.
   void validate() const;
 };
+
+// Memory a graph takes per arc and per vertex, for the budget (memory_budget.hpp):
+// an arc is a 12-byte Edge while read (twice while symmetrized), its CSR target
+// and weight, and their copies in simulated device memory; a vertex its row
+// offset, original id and the kernels' per-vertex arrays on host and device.
+inline constexpr uint64_t kBytesPerArc = 40;
+inline constexpr uint64_t kBytesPerVertex = 48;
+
+// `limit` as errors print it: the number and options.limit_note.
+std::string limit_text(uint64_t limit, const GraphBuildOptions& options);
 
 // Applies `options` to `list` (consuming its edge vector) and returns sorted
 // CSR. Throws GraphFormatError (file = list.source, line 0) when the result

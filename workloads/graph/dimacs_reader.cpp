@@ -34,9 +34,9 @@ CsrGraph read_dimacs_gr(const std::string& path, const GraphBuildOptions& option
       m = parse_count(in, f[3], "arc count");
       if (n > options.max_vertices)
         in.fail(std::to_string(n) + " vertices exceed the limit of " +
-                std::to_string(options.max_vertices));
+                limit_text(options.max_vertices, options));
       // Shortest arc line: "a 1 1 0\n".
-      check_claimed(in, m, 8, "arcs", options.max_edges);
+      check_claimed(in, m, 8, "arcs", options.max_edges, options.limit_note);
       have_problem = true;
       problem_line = in.line_number();
       list.num_vertices = n;

@@ -44,7 +44,7 @@ public:
     const uint64_t id = parse_count(in_, token, "vertex id");
     if (!options_.compact_snap_ids && id >= options_.max_vertices)
       in_.fail("vertex id " + std::to_string(id) + " exceeds the limit of " +
-               std::to_string(options_.max_vertices) + " vertices (ids are not compacted)");
+               limit_text(options_.max_vertices, options_) + " vertices (ids are not compacted)");
     max_id_ = std::max(max_id_, id);
     return id;
   }
@@ -56,7 +56,8 @@ private:
     const auto [it, added] = index_.try_emplace(std::string(token), names_seen_.size());
     if (added) {
       if (names_seen_.size() >= options_.max_vertices)
-        in_.fail("more than " + std::to_string(options_.max_vertices) + " distinct vertex names");
+        in_.fail("more than " + limit_text(options_.max_vertices, options_) +
+                 " distinct vertex names");
       names_seen_.emplace_back(token);
     }
     return it->second;
@@ -115,7 +116,7 @@ EdgeList read_pass(const std::string& path, const GraphBuildOptions& options, bo
     }
     layout.split(in, text, f);
     if (raw.size() >= options.max_edges)
-      in.fail("more than " + std::to_string(options.max_edges) + " edges");
+      in.fail("more than " + limit_text(options.max_edges, options) + " edges");
     RawEdge e{ids.get(f[0]), ids.get(f[1]), 1};
     if (konect.bipartite && !names) e.dst += konect.left;
     if (layout.weight_column < f.size()) e.weight = weights.read(in, f[layout.weight_column], raw);
@@ -140,7 +141,7 @@ EdgeList read_pass(const std::string& path, const GraphBuildOptions& options, bo
     // Two new ids per edge at most, but the limit may still be below that.
     if (list.num_vertices > options.max_vertices)
       in.fail(std::to_string(list.num_vertices) + " distinct vertex ids exceed the limit of " +
-              std::to_string(options.max_vertices));
+              limit_text(options.max_vertices, options));
   } else {
     list.num_vertices = ids.max_id() + 1;
     list.edges.reserve(raw.size());

@@ -1,5 +1,7 @@
 #include "workloads/graph/generators.hpp"
 
+#include "tlmgpu/memory_budget.hpp"
+
 #include <numeric>
 #include <sstream>
 
@@ -18,13 +20,17 @@ constexpr uint64_t kWeightStream = 0x9e3779b97f4a7c15ull;
 void check_vertices(const std::string& source, uint64_t n, const GraphBuildOptions& options) {
   if (n > options.max_vertices)
     reject(source, std::to_string(n) + " vertices exceed the limit of " +
-                       std::to_string(options.max_vertices));
+                       limit_text(options.max_vertices, options));
+  check_memory(sat_mul(n, kBytesPerVertex), source + ": " + std::to_string(n) + " vertices");
 }
 
+// Generators know their size before generating: the estimate is exact in
+// the arcs, so a budget error names the spec and its bytes.
 void check_arcs(const std::string& source, uint64_t arcs, const GraphBuildOptions& options) {
   if (arcs > options.max_edges)
-    reject(source,
-           std::to_string(arcs) + " arcs exceed the limit of " + std::to_string(options.max_edges));
+    reject(source, std::to_string(arcs) + " arcs exceed the limit of " +
+                       limit_text(options.max_edges, options));
+  check_memory(sat_mul(arcs, kBytesPerArc), source + ": " + std::to_string(arcs) + " arcs");
 }
 
 class WeightSource {
@@ -75,8 +81,9 @@ CsrGraph generate_rmat(const RmatParams& p, const GraphBuildOptions& options) {
   const uint64_t n = uint64_t{1} << p.scale;
   check_vertices(source, n, options);
   if (p.edge_factor > (options.max_edges >> p.scale)) // the product could overflow
-    reject(source,
-           "edge_factor x 2^scale arcs exceed the limit of " + std::to_string(options.max_edges));
+    reject(source, "edge_factor x 2^scale arcs exceed the limit of " +
+                       limit_text(options.max_edges, options));
+  check_arcs(source, p.edge_factor * n, options);
   if (!(p.a >= 0 && p.b >= 0 && p.c >= 0 && p.a + p.b + p.c <= 1 && p.a + p.b > 0 && p.a + p.b < 1))
     reject(source, "need a, b, c >= 0, 0 < a + b < 1 and a + b + c <= 1");
 
@@ -141,7 +148,7 @@ CsrGraph generate_grid(uint64_t w, uint64_t h, uint64_t seed, Weight max_weight,
   if (w == 0 || h == 0) reject(source, "w and h must be at least 1");
   if (w > options.max_vertices || h > options.max_vertices / w)
     reject(source,
-           "w x h exceeds the limit of " + std::to_string(options.max_vertices) + " vertices");
+           "w x h exceeds the limit of " + limit_text(options.max_vertices, options) + " vertices");
   check_arcs(source, 2 * ((w - 1) * h + w * (h - 1)), options);
   EdgeList list = start_list("grid", source, w * h, max_weight);
   list.undirected = true;

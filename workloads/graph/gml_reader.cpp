@@ -222,7 +222,7 @@ void Parser::node(const Token& opener) {
     in_.fail_at(opener.line, "node id " + std::to_string(id) + " already defined on line " +
                                  std::to_string(it->second.second));
   if (ids_.size() >= options_.max_vertices)
-    in_.fail_at(opener.line, "more than " + std::to_string(options_.max_vertices) + " nodes");
+    in_.fail_at(opener.line, "more than " + limit_text(options_.max_vertices, options_) + " nodes");
   ids_.push_back(id);
   labels_.push_back(std::move(label));
   labelled_ += has_label;
@@ -250,7 +250,7 @@ void Parser::edge(const Token& opener) {
   });
   if (!has_source || !has_target) in_.fail_at(opener.line, "edge without a source and a target");
   if (edges_.size() >= options_.max_edges)
-    in_.fail_at(opener.line, "more than " + std::to_string(options_.max_edges) + " edges");
+    in_.fail_at(opener.line, "more than " + limit_text(options_.max_edges, options_) + " edges");
   edges_.push_back(e);
 }
 

@@ -8,6 +8,8 @@
 #include "workloads/graph/readers.hpp"
 #include "workloads/graph/text_input.hpp"
 
+#include "tlmgpu/memory_budget.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -103,8 +105,28 @@ GraphFormat detect_graph_format(const std::string& path) {
   return GraphFormat::edge_list;
 }
 
-CsrGraph load_graph(const std::string& spec, const GraphBuildOptions& options) {
-  if (spec.starts_with("gen:")) return generate_from_spec(spec, options);
+namespace {
+
+// The memory budget as graph limits for the file readers: they refuse a file
+// before reserving for it (a header's counts) or as soon as it holds more.
+// Generators check their exact size against the budget (generators.cpp).
+GraphBuildOptions within_budget(GraphBuildOptions o) {
+  const uint64_t budget = memory_budget();
+  const uint64_t arcs = budget / kBytesPerArc, vertices = budget / kBytesPerVertex;
+  if (arcs >= o.max_edges && vertices >= o.max_vertices) return o;
+  o.max_edges = std::min(o.max_edges, arcs);
+  o.max_vertices = std::min(o.max_vertices, vertices);
+  o.limit_note = " (what --max-memory " + format_bytes(budget) + " holds at about " +
+                 std::to_string(kBytesPerArc) + " bytes per arc and " +
+                 std::to_string(kBytesPerVertex) + " per vertex)";
+  return o;
+}
+
+} // namespace
+
+CsrGraph load_graph(const std::string& spec, const GraphBuildOptions& given) {
+  if (spec.starts_with("gen:")) return generate_from_spec(spec, given);
+  const GraphBuildOptions options = within_budget(given);
   const GraphFormat format =
       options.format == GraphFormat::automatic ? detect_graph_format(spec) : options.format;
   switch (format) {

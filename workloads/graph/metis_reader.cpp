@@ -56,8 +56,8 @@ Header parse_header(LineReader& in, const GraphBuildOptions& options) {
     if (h.ncon == 0 || h.ncon > 1024) in.fail("ncon " + std::to_string(h.ncon) + " out of range");
   }
   // An isolated vertex still needs its newline; each edge appears twice as "v ".
-  check_claimed(in, h.n, 1, "vertices", options.max_vertices);
-  check_claimed(in, h.m, 4, "edges", options.max_edges / 2);
+  check_claimed(in, h.n, 1, "vertices", options.max_vertices, options.limit_note);
+  check_claimed(in, h.m, 4, "edges", options.max_edges / 2, options.limit_note);
   return h;
 }
 

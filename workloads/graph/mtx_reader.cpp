@@ -78,9 +78,9 @@ CsrGraph read_matrix_market(const std::string& path, const GraphBuildOptions& op
             "; an adjacency matrix must be square");
   if (rows > options.max_vertices)
     in.fail(std::to_string(rows) + " vertices exceed the limit of " +
-            std::to_string(options.max_vertices));
+            limit_text(options.max_vertices, options));
   // Shortest entry: "1 1\n".
-  check_claimed(in, nnz, 4, "entries", options.max_edges);
+  check_claimed(in, nnz, 4, "entries", options.max_edges, options.limit_note);
   const uint64_t size_line = in.line_number();
 
   EdgeList list;

@@ -97,7 +97,7 @@ VertexId parse_vertex_1based(const LineReader& in, std::string_view token, uint6
 }
 
 void check_claimed(const LineReader& in, uint64_t claimed, uint64_t min_bytes,
-                   std::string_view what, uint64_t limit) {
+                   std::string_view what, uint64_t limit, std::string_view note) {
   // n items of >= min_bytes each, the last possibly without its newline.
   const uint64_t size = in.size_bound();
   const uint64_t fits =
@@ -113,7 +113,7 @@ void check_claimed(const LineReader& in, uint64_t claimed, uint64_t min_bytes,
   }
   if (claimed > limit)
     in.fail("header claims " + std::to_string(claimed) + " " + std::string(what) +
-            ", above the limit of " + std::to_string(limit));
+            ", above the limit of " + std::to_string(limit) + std::string(note));
 }
 
 uint64_t reservable(const LineReader& in, uint64_t claimed) {

@@ -56,11 +56,12 @@ uint64_t parse_count(const LineReader& in, std::string_view token, std::string_v
 // A 1-based vertex id in 1..n, returned 0-based.
 VertexId parse_vertex_1based(const LineReader& in, std::string_view token, uint64_t n);
 // Rejects a header that claims more items than the file could hold, given that
-// each item needs at least `min_bytes` of text, or more than `limit`. Called
+// each item needs at least `min_bytes` of text, or more than `limit` (`note`
+// says where the limit came from, GraphBuildOptions::limit_note). Called
 // before anything is reserved, so a lying header costs nothing.
 // For compressed input the bound is deflate's largest ratio (gzip) or none.
 void check_claimed(const LineReader& in, uint64_t claimed, uint64_t min_bytes,
-                   std::string_view what, uint64_t limit);
+                   std::string_view what, uint64_t limit, std::string_view note = {});
 // How many of `claimed` items to reserve: all when check_claimed had a size
 // bound to check them against, otherwise a modest start (vectors grow).
 uint64_t reservable(const LineReader& in, uint64_t claimed);

@@ -88,9 +88,9 @@ CsrGraph read_tntp(const std::string& path, const GraphBuildOptions& options) {
   if (!nodes || !links) in.fail("metadata lacks <NUMBER OF NODES> or <NUMBER OF LINKS>");
   if (*nodes > options.max_vertices)
     in.fail(std::to_string(*nodes) + " nodes exceed the limit of " +
-            std::to_string(options.max_vertices));
+            limit_text(options.max_vertices, options));
   // Shortest link row: "1 2 0 0 ;\n".
-  check_claimed(in, *links, 10, "links", options.max_edges);
+  check_claimed(in, *links, 10, "links", options.max_edges, options.limit_note);
   const uint64_t metadata_end = in.line_number();
   list.num_vertices = *nodes;
   list.edges.reserve(reservable(in, *links));

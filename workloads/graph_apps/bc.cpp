@@ -139,10 +139,20 @@ WarpTask bc_backward(Warp& w, BcArgs a) {
 class BcWorkload : public GraphApp {
 public:
   explicit BcWorkload(const WorkloadArgs& a)
-      : GraphApp("bc", a, true),
-        sources_(bc_sources(graph_, uint32_t(a.u64("sources", 0, 1u << 31)))) {}
+      : GraphApp("bc", a, true), sources_(bc_sources(graph_, checked_sources(a))) {}
 
 protected:
+  // More sources than vertices was silently taken as "all"; a count is
+  // checked against what it counts.
+  uint32_t checked_sources(const WorkloadArgs& a) const {
+    const uint64_t k = a.u64("sources", 0, 1u << 31);
+    if (k > graph_.num_vertices())
+      throw ConfigError("workload argument sources: " + std::to_string(k) + " is more than the " +
+                        std::to_string(graph_.num_vertices()) +
+                        " vertices of the graph (0 = every vertex)");
+    return uint32_t(k);
+  }
+
   void run(SimContext&, HostModule& h, const DeviceCsr& g) override {
     const uint64_t bytes = uint64_t(g.n) * 4;
     BcArgs a;

@@ -7,6 +7,8 @@
 #include "workloads/histogram/histogram_kernels.hpp"
 #include "workloads/ml/digits.hpp"
 
+#include "tlmgpu/memory_budget.hpp"
+
 #include <filesystem>
 #include <random>
 #include <sstream>
@@ -29,6 +31,12 @@ public:
       throw ConfigError(
           "workload argument input: expected 'gen' or 'digits:<path to digits.csv.gz>', got '" +
           input_ + "'");
+    // The pixels on the host and in device memory (input=gen; a digits file
+    // is bounded by its reader), and the bins in both and in the check.
+    if (input_ == "gen")
+      check_memory(sat_add(sat_mul(n_, 8), uint64_t(bins_) * 24),
+                   std::string("workload ") + (shared_ ? "histogram-shared" : "histogram") +
+                       " (n=" + std::to_string(n_) + ")");
   }
 
   void elaborate(SimContext& ctx, GpuModule& gpu) override {

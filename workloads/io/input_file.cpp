@@ -6,8 +6,10 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
+#include <fcntl.h>
 #include <limits>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace tlmgpu::io {
 
@@ -18,13 +20,29 @@ constexpr size_t kReadChunk = size_t{1} << 16;
 // which bounds what a gzip file of a given size can expand to.
 constexpr uint64_t kGzipMaxRatio = 1032;
 
+// Only regular files: a FIFO blocks open(2) until a writer appears and a
+// read until it writes, so `--input some.fifo` used to hang the run forever.
+// The open does not block and the type is checked on the descriptor.
 std::unique_ptr<FileInput> open_file(const std::string& path, uint64_t& size) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw InputError(0, std::string("cannot open: ") + std::strerror(errno));
-  std::error_code ec;
-  const auto bytes = std::filesystem::file_size(path, ec);
-  // Pipes and the like have no size; treat them as unbounded (limits still apply).
-  size = ec ? std::numeric_limits<uint64_t>::max() : bytes;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw InputError(0, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  std::string why;
+  if (::fstat(fd, &st) != 0)
+    why = std::strerror(errno);
+  else if (S_ISDIR(st.st_mode))
+    why = std::strerror(EISDIR);
+  else if (!S_ISREG(st.st_mode))
+    why = "not a regular file (a FIFO or device?)";
+  else if (::fcntl(fd, F_SETFL, O_RDONLY) != 0) // reads block again, as a stdio stream expects
+    why = std::strerror(errno);
+  std::FILE* f = why.empty() ? ::fdopen(fd, "rb") : nullptr;
+  if (!f && why.empty()) why = std::strerror(errno);
+  if (!f) {
+    ::close(fd);
+    throw InputError(0, "cannot open: " + why);
+  }
+  size = uint64_t(st.st_size);
   return std::make_unique<FileInput>(f);
 }
 

@@ -46,7 +46,8 @@ class LineReader {
 public:
   static constexpr size_t kDefaultMaxLine = size_t{1} << 26;
 
-  // Throws InputError(0, "cannot open: <reason>").
+  // Throws InputError(0, "cannot open: <reason>"), also for anything that is
+  // not a regular file (a FIFO would block forever).
   explicit LineReader(const std::string& path, size_t max_line_bytes = kDefaultMaxLine);
   ~LineReader();
 
@@ -58,7 +59,7 @@ public:
   uint64_t line_number() const { return line_number_; }
   const std::string& path() const { return path_; }
   Compression compression() const { return compression_; }
-  uint64_t file_size() const { return file_size_; } // bytes on disk; max for pipes
+  uint64_t file_size() const { return file_size_; } // bytes on disk (only regular files open)
   // Most bytes the decompressed text can hold, for checking header counts
   // before reserving: the file size when plain, 1032 x the file size for
   // gzip (deflate's largest ratio), unbounded (max) for xz, bzip2 and zstd.

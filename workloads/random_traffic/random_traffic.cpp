@@ -29,7 +29,11 @@ public:
 
   void elaborate(SimContext& ctx, GpuModule& gpu) override {
     const uint32_t sms = ctx.platform.sm.count;
-    if (generators_ == 0 || generators_ > sms) generators_ = sms;
+    if (generators_ > sms) // was silently capped: a count is checked against what it counts
+      throw ConfigError("workload argument generators: " + std::to_string(generators_) +
+                        " is more than the platform's " + std::to_string(sms) +
+                        " SMs (one generator per SM; 0 = every SM)");
+    if (generators_ == 0) generators_ = sms;
     // Regions are 1 MiB apart, so they spread over channels and slices.
     const Addr region_stride = std::max<Addr>(1 << 20, Addr(p_.footprint) * 2);
     shared_ = Addr(generators_) * region_stride + 64;

@@ -3,6 +3,7 @@
 #include "models/host/host_module.hpp"
 
 #include "tlmgpu/config.hpp"
+#include "tlmgpu/memory_budget.hpp"
 
 #include <random>
 
@@ -36,6 +37,11 @@ public:
     if (op != "axpy" && op != "scale")
       throw ConfigError("workload argument op: expected 'axpy' or 'scale', got '" + op + "'");
     axpy_ = op == "axpy";
+    // Host x, y, the result and the check's reference, and the device copies
+    // of x and y: 8 + 16 x stride bytes per element.
+    check_memory(sat_mul(n_, 8 + 16 * uint64_t(stride_)),
+                 "workload stream (n=" + std::to_string(n_) +
+                     ", stride=" + std::to_string(stride_) + ")");
   }
 
   void elaborate(SimContext& ctx, GpuModule& gpu) override {

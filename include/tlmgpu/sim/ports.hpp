@@ -26,6 +26,7 @@
 #include <memory>
 #include <new>
 #include <queue>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -93,6 +94,12 @@ private:
   Calendar& cal_;
 };
 
+// Requests accepted or answered by any port of the process, ever: the
+// deadlock watchdog's measure of progress (models/gpu/gpu_watchdog.cpp).
+// One counter for all devices: a node's GPU that is stuck is found once the
+// others stop moving too.
+inline uint64_t g_port_activity = 0;
+
 class TargetPort : public sc_core::sc_module {
 public:
   struct Hooks {
@@ -119,12 +126,19 @@ public:
   void publish(StatGroup& parent);
   // Observers of this port's requests and responses (port_probe.hpp).
   void attach(PortProbe* p) { probes_.push_back(p); }
+  // What this port holds, for deadlock reports: "" when it holds nothing,
+  // else e.g. "2/4 queued, 1 held back (queue full), 1 response waiting".
+  std::string occupancy() const;
 
 private:
   void b_transport(Payload& t, sc_core::sc_time& d) {
+    ++g_port_activity;
     for (PortProbe* p : probes_)
       p->request(*this, t);
+    ++in_calls_; // lt: a blocking call that never returns is a request that waits here
     hooks_.b_transport(t, d);
+    --in_calls_;
+    ++g_port_activity;
     for (PortProbe* p : probes_)
       p->response(*this, t);
   }
@@ -140,6 +154,7 @@ private:
   bool response_open_ = false; // BEGIN_RESP sent, END_RESP not yet seen
   TimedQueue timer_{"timer"};
   uint64_t accepted_ = 0, backpressured_ = 0, response_waits_ = 0;
+  uint32_t in_calls_ = 0;
   std::unique_ptr<StatGroup> stats_;
   std::vector<PortProbe*> probes_;
 };
@@ -155,13 +170,21 @@ public:
 
   bool can_send() const { return pending_.size() < capacity_; }
   void send(Payload& t); // AT; caller checked can_send()
-  void b_transport(Payload& t, sc_core::sc_time& d) { socket->b_transport(t, d); }
+  void b_transport(Payload& t, sc_core::sc_time& d) {
+    ++in_calls_; // a call that never returns is a request stuck below (deadlock reports)
+    socket->b_transport(t, d);
+    --in_calls_;
+    ++g_port_activity;
+  }
   unsigned debug(Payload& t) { return socket->transport_dbg(t); }
 
   uint64_t sent() const { return sent_; }
   uint64_t end_req_waits() const { return end_req_waits_; }
   bool idle() const { return pending_.empty() && !waiting_end_req_; }
   void publish(StatGroup& parent);
+  // For deadlock reports: "" when nothing is queued or unanswered, else e.g.
+  // "3 unanswered, 2 queued to send, waiting for END_REQ".
+  std::string occupancy() const;
 
 private:
   tlm::tlm_sync_enum nb_transport_bw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
@@ -174,8 +197,13 @@ private:
   bool waiting_end_req_ = false;
   Payload* waiting_ = nullptr;
   sc_core::sc_event retry_;
-  uint64_t sent_ = 0, end_req_waits_ = 0;
+  uint64_t sent_ = 0, end_req_waits_ = 0, answered_ = 0;
+  uint32_t in_calls_ = 0;
   std::unique_ptr<StatGroup> stats_;
 };
+
+// The ports below `root` that hold requests (TargetPort/InitiatorPort::
+// occupancy), one "; "-separated entry per port, at most `max_ports`.
+std::string port_report(const sc_core::sc_object& root, size_t max_ports);
 
 } // namespace tlmgpu

@@ -6,9 +6,12 @@
 #include "workloads/graph/tests/temp_files.hpp"
 #include "workloads/io/tests/compress.hpp"
 
+#include "tlmgpu/memory_budget.hpp"
+
 #include <catch2/catch.hpp>
 
 using namespace tlmgpu::graph;
+using tlmgpu::set_memory_budget;
 using tlmgpu::io::Compression;
 using tlmgpu::test::BadCase;
 using tlmgpu::test::check_rejected;
@@ -107,9 +110,20 @@ TEST_CASE("a header in a compressed file is checked before anything is reserved"
   CHECK(gz.line() == 2);
   CHECK_THAT(gz.problem(), Catch::Contains("header claims 1000000000000 entries but a gzip file"));
   // xz: no ratio bound, so only the limit applies, and the reader grows its
-  // arrays instead of reserving what the header says.
+  // arrays instead of reserving what the header says. The limit follows
+  // from the memory budget (half the RAM by default): set one that allows
+  // 10^9 arcs, so that the result does not depend on the machine.
+  set_memory_budget(uint64_t{1} << 46);
   const std::string big = "%%MatrixMarket matrix coordinate pattern general\n3 3 1000000000\n1 2\n";
   const GraphFormatError xz = rejected(dir.write("big.mtx.xz", compress(Compression::xz, big)));
   CHECK(xz.line() == 3);
   CHECK_THAT(xz.problem(), Catch::Contains("truncated: 1 of the 1000000000 entries"));
+  // With a budget below 10^9 x 40 bytes the header is refused at once,
+  // naming the budget.
+  set_memory_budget(uint64_t{1} << 30);
+  const GraphFormatError capped = rejected(dir.path("big.mtx.xz"));
+  CHECK(capped.line() == 2);
+  CHECK_THAT(capped.problem(), Catch::Contains("above the limit of 26843545 (what --max-memory "
+                                               "1.0 GiB holds at about 40 bytes per arc"));
+  set_memory_budget(0); // the default again
 }
