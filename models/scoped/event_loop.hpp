@@ -111,17 +111,27 @@ struct PromiseBase {
   std::function<void(std::exception_ptr)> on_error; // detached tasks only
   std::unordered_set<void*>* live = nullptr;        // detached tasks only
 };
+// What a task hands its awaiter: a value, or nothing for Task<void>.
+template <class T>
+struct ValuePromise : PromiseBase {
+  std::optional<T> value;
+  void return_value(T v) { value = std::move(v); }
+  T take() { return std::move(*value); }
+};
+template <>
+struct ValuePromise<void> : PromiseBase {
+  void return_void() {}
+  void take() {}
+};
 } // namespace detail
 
 template <class T>
 class Task {
 public:
-  struct promise_type : detail::PromiseBase {
-    std::optional<T> value;
+  struct promise_type : detail::ValuePromise<T> {
     Task get_return_object() {
       return Task{std::coroutine_handle<promise_type>::from_promise(*this)};
     }
-    void return_value(T v) { value = std::move(v); }
   };
   using Handle = std::coroutine_handle<promise_type>;
   explicit Task(Handle h) : h_(h) {}
@@ -137,37 +147,7 @@ public:
   }
   T await_resume() {
     if (h_.promise().error) std::rethrow_exception(h_.promise().error);
-    return std::move(*h_.promise().value);
-  }
-  Handle release() { return std::exchange(h_, {}); }
-
-private:
-  Handle h_;
-};
-
-template <>
-class Task<void> {
-public:
-  struct promise_type : detail::PromiseBase {
-    Task get_return_object() {
-      return Task{std::coroutine_handle<promise_type>::from_promise(*this)};
-    }
-    void return_void() {}
-  };
-  using Handle = std::coroutine_handle<promise_type>;
-  explicit Task(Handle h) : h_(h) {}
-  Task(Task&& o) noexcept : h_(std::exchange(o.h_, {})) {}
-  Task& operator=(Task&&) = delete;
-  ~Task() {
-    if (h_) h_.destroy();
-  }
-  bool await_ready() const noexcept { return false; }
-  std::coroutine_handle<> await_suspend(std::coroutine_handle<> caller) {
-    h_.promise().continuation = caller;
-    return h_;
-  }
-  void await_resume() {
-    if (h_.promise().error) std::rethrow_exception(h_.promise().error);
+    return h_.promise().take();
   }
   Handle release() { return std::exchange(h_, {}); }
 
