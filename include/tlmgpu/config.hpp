@@ -33,6 +33,10 @@ void check_platform_memory(const PlatformSpec& p, const std::string& origin);
 // ConfigError when two of `sets` name the same key (like a repeated --arg).
 void check_sets_unique(const std::vector<std::string>& sets);
 
+// A JSON config file with its "extends" chain merged (child values win,
+// objects merge key by key); `what` names the kind of file in errors.
+nlohmann::json load_config_tree(const std::string& path, const std::string& what);
+
 // The same from an in-memory document; `origin` names it in error messages.
 // "extends" is not allowed here (there is no directory to resolve it in).
 PlatformSpec platform_from_json(const nlohmann::json& doc, const std::string& origin);

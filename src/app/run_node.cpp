@@ -63,6 +63,7 @@ std::map<std::string, std::string> args_of(const std::map<std::string, std::stri
 } // namespace
 
 int run_node(const RunOptions& o, std::ostream& out) {
+  if (o.node.runtime_node) return run_runtime_node(o, out);
   ResultDir dir(o.out_dir);
   const NodeSpec& node = o.node;
   const size_t n = node.gpus.size();

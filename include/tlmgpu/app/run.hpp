@@ -51,5 +51,8 @@ int run_simulation(const RunOptions& opts, std::ostream& out);
 // stats.json gets one "devices" entry per GPU and the stats tree one
 // "device_<i>" group per GPU (src/app/run_node.cpp).
 int run_node(const RunOptions& opts, std::ostream& out);
+// A runtime node (a node file with a fabric): one task-runtime program over
+// its GPUs (src/app/run_runtime_node.cpp, workloads/node_apps).
+int run_runtime_node(const RunOptions& opts, std::ostream& out);
 
 } // namespace tlmgpu

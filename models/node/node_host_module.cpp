@@ -1,0 +1,177 @@
+#include "models/node/node_host_module.hpp"
+
+using namespace sc_core;
+
+namespace tlmgpu {
+namespace {
+uint64_t ps_since(const sc_time& t0) {
+  return uint64_t((sc_time_stamp() - t0).to_seconds() * 1e12 + 0.5);
+}
+} // namespace
+
+rt::TaskId NodeDriver::add(rt::TaskSpec t) {
+  const rt::TaskId id = rt.add_task(std::move(t), 0);
+  host_.progress().notify(SC_ZERO_TIME);
+  return id;
+}
+
+void NodeDriver::wait(rt::TaskId id) {
+  while (!rt.finished(id))
+    sc_core::wait(host_.progress());
+}
+
+void NodeDriver::wait_all(const std::vector<rt::TaskId>& ids) {
+  for (rt::TaskId id : ids)
+    wait(id);
+}
+
+void NodeDriver::wait_until(const std::function<bool()>& done) {
+  while (!done())
+    sc_core::wait(host_.progress());
+}
+
+void NodeDriver::notify() {
+  host_.progress().notify(SC_ZERO_TIME);
+}
+
+double NodeDriver::now_seconds() const {
+  return sc_time_stamp().to_seconds();
+}
+
+NodeHostModule::NodeHostModule(sc_module_name n, rt::Runtime& rt, const NodeHostSpec& spec,
+                               std::vector<StreamEngineModule*> streams, StatGroup& parent)
+    : sc_module(n), rt_(rt), spec_(spec), streams_(std::move(streams)), stats_(parent, "host"),
+      busy_ps_(stats_.counter("worker_busy_ps", "ps",
+                              "worker time spent launching and running tasks, summed")),
+      sync_ps_(stats_.counter("sync_ps", "ps", "worker time spent in LC syncs, summed")),
+      gc_ps_(stats_.counter("gc_ps", "ps", "worker time spent in sweeps and eviction merges")) {
+  for (StreamEngineModule* s : streams_)
+    s->progress = &progress_;
+  SC_HAS_PROCESS(NodeHostModule);
+  SC_THREAD(driver);
+  for (uint32_t w = 0; w < spec.workers; ++w)
+    sc_spawn([this, w] { worker(w); }, ("worker_" + std::to_string(w)).c_str());
+}
+
+void NodeHostModule::driver() {
+  NodeDriver d(*this, rt_);
+  if (program) program(d);
+  finished_ = true;
+}
+
+void NodeHostModule::wait_stream(uint32_t gpu) {
+  while (!streams_[gpu]->idle())
+    wait(streams_[gpu]->drained());
+  hold(spec_.sync_us);
+}
+
+bool NodeHostModule::launch_gpu_task(uint32_t w) {
+  const auto t = rt_.next_gpu_task(w);
+  if (!t) return false;
+  const int g = rt_.find_gpu(*t);
+  if (g < 0) {
+    rt_.retry_later(w, *t);
+    return false;
+  }
+  const sc_time t0 = sc_time_stamp();
+  if (rt_.spec().gc == "pre_edt") collect(uint32_t(g));
+  std::vector<rt::StreamOp> ops = rt_.launch(*t, uint32_t(g), w);
+  size_t misses = 0;
+  for (const rt::StreamOp& op : ops)
+    misses += op.cause == rt::Cause::Miss ? 1 : 0;
+  // Onto the stream at once, in launch order: a task that hits on a copy
+  // another task is filling must queue behind that fill (seed-004 §4.3). An
+  // operation starts no earlier than the worker has issued it.
+  const double issue_us =
+      spec_.edt_us + spec_.api_us * double(ops.size()) + spec_.malloc_us * double(misses);
+  const double issued_s = sc_time_stamp().to_seconds() + issue_us * 1e-6;
+  for (rt::StreamOp& op : ops) {
+    op.not_before_s = issued_s;
+    streams_[uint32_t(g)]->push(std::move(op));
+  }
+  hold(issue_us);
+  busy_ps_ += ps_since(t0);
+  return true;
+}
+
+bool NodeHostModule::run_cpu_task(uint32_t w) {
+  const auto t = rt_.next_cpu_task(w);
+  if (!t) return false;
+  const sc_time t0 = sc_time_stamp();
+  for (rt::Guid db : rt_.lc_syncs(*t))
+    lc_sync(db);
+  hold(spec_.edt_us + rt_.task(*t).cpu_us);
+  rt_.run_cpu(*t, w);
+  progress_.notify(SC_ZERO_TIME);
+  busy_ps_ += ps_since(t0);
+  return true;
+}
+
+// The collapse runs on the worker about to run the consuming CPU task and
+// blocks it (pitfall 17).
+void NodeHostModule::lc_sync(rt::Guid db) {
+  const sc_time t0 = sc_time_stamp();
+  const rt::TreePlan plan = rt_.sync_begin(db);
+  for (const auto& [root, other] : plan.steps) {
+    wait_stream(other); // its copy is final (and merged, if it was a root below)
+    streams_[root]->push(rt_.sync_copy(db, root, other));
+    streams_[root]->push(rt_.sync_merge(db, root));
+    hold(2 * spec_.api_us);
+  }
+  const double merge_s = double(rt_.db(db).bytes) / (spec_.merge_gbps * 1e9);
+  for (uint32_t root : plan.roots) {
+    streams_[root]->push(rt_.sync_to_host(db, root));
+    hold(spec_.api_us);
+    wait_stream(root);
+    wait(sc_time(merge_s, SC_SEC)); // the host merge, serial on this worker
+  }
+  sync_ps_ += ps_since(t0);
+}
+
+bool NodeHostModule::collect(uint32_t gpu) {
+  const sc_time t0 = sc_time_stamp();
+  const uint64_t before = rt_.available(gpu);
+  rt_.sweep(gpu);
+  const bool merged = write_back_evictions();
+  const bool freed = rt_.available(gpu) != before || merged;
+  if (freed) {
+    hold(spec_.free_us);
+    progress_.notify(SC_ZERO_TIME);
+  }
+  gc_ps_ += ps_since(t0);
+  return freed;
+}
+
+// An LC copy leaves a GPU only through the host: every freed one (a sweep,
+// a discard with the cache off, a writer elsewhere) is written back and
+// merged here, synchronously, before its memory returns (seed-004 §4.5).
+bool NodeHostModule::write_back_evictions() {
+  std::vector<rt::StreamOp> evictions = rt_.take_evictions();
+  if (evictions.empty()) return false;
+  std::vector<bool> used(streams_.size(), false);
+  double merge_s = 0;
+  for (rt::StreamOp& op : evictions) {
+    used[op.gpu] = true;
+    merge_s += double(op.bytes) / (spec_.merge_gbps * 1e9);
+    streams_[op.gpu]->push(std::move(op));
+  }
+  for (uint32_t g = 0; g < used.size(); ++g)
+    if (used[g]) wait_stream(g);
+  wait(sc_time(merge_s, SC_SEC));
+  return true;
+}
+
+void NodeHostModule::worker(uint32_t w) {
+  for (;;) {
+    bool worked = write_back_evictions();
+    worked = launch_gpu_task(w) || worked;
+    worked = run_cpu_task(w) || worked;
+    if (worked || rt_.take_progress()) continue;
+    const int g = rt_.take_gc_request();
+    if (g >= 0 && rt_.spec().gc == "on_demand" && collect(uint32_t(g))) continue;
+    if (rt_.spec().gc == "idle" && collect(uint32_t(idle_sweep_++ % rt_.gpus()))) continue;
+    wait(progress_);
+  }
+}
+
+} // namespace tlmgpu

@@ -1,0 +1,73 @@
+// The host of a multi-GPU node running the task runtime (seed-004 §3.2,
+// §4.2, §7.1): `workers` threads, each looping over its deques (GPU task ->
+// choose a GPU, reserve, hand the stream its operations; CPU task -> LC
+// syncs first, then run; idle -> garbage collection or sleep), and the
+// program's driver thread, which creates tasks and waits for them (the
+// reference runs the driver as a task that blocks in artsBlockForBuffer; a
+// thread of its own keeps the 16 workers free, as the waiting worker there
+// keeps running other tasks).
+#pragma once
+
+#include "models/node/stream_engine_module.hpp"
+#include "models/runtime/runtime.hpp"
+
+#include <systemc>
+
+#include <functional>
+#include <vector>
+
+namespace tlmgpu {
+
+class NodeHostModule;
+
+// What a program's driver sees: the runtime, and waiting for tasks.
+class NodeDriver {
+public:
+  NodeDriver(NodeHostModule& host, rt::Runtime& rt) : rt(rt), host_(host) {}
+  rt::Runtime& rt;
+  rt::TaskId add(rt::TaskSpec t);
+  void wait(rt::TaskId id);
+  void wait_all(const std::vector<rt::TaskId>& ids);
+  // Waits until `done()` holds; it is tested whenever the runtime progresses.
+  void wait_until(const std::function<bool()>& done);
+  // Wakes the workers (after adding tasks through `rt` directly).
+  void notify();
+  double now_seconds() const;
+
+private:
+  NodeHostModule& host_;
+};
+
+class NodeHostModule : public sc_core::sc_module {
+public:
+  NodeHostModule(sc_core::sc_module_name n, rt::Runtime& rt, const NodeHostSpec& spec,
+                 std::vector<StreamEngineModule*> streams, StatGroup& parent);
+  std::function<void(NodeDriver&)> program; // set before the simulation starts
+  bool finished() const { return finished_; }
+  sc_core::sc_event& progress() { return progress_; }
+
+private:
+  void driver();
+  void worker(uint32_t w);
+  bool launch_gpu_task(uint32_t w);
+  bool run_cpu_task(uint32_t w);
+  void lc_sync(rt::Guid db);
+  // Sweeps `gpu` and waits for the eviction merges it caused; true if
+  // anything was freed.
+  bool collect(uint32_t gpu);
+  bool write_back_evictions(); // true if there were any
+
+  void wait_stream(uint32_t gpu);
+  void hold(double us) { wait(sc_core::sc_time(us, sc_core::SC_US)); }
+
+  rt::Runtime& rt_;
+  NodeHostSpec spec_;
+  std::vector<StreamEngineModule*> streams_;
+  sc_core::sc_event progress_;
+  bool finished_ = false;
+  uint64_t idle_sweep_ = 0;
+  StatGroup stats_;
+  Counter &busy_ps_, &sync_ps_, &gc_ps_;
+};
+
+} // namespace tlmgpu

@@ -1,0 +1,86 @@
+#include "models/node/stream_engine_module.hpp"
+#include "models/node/kernel_time.hpp"
+
+using namespace sc_core;
+
+namespace tlmgpu {
+
+StreamEngineModule::StreamEngineModule(sc_module_name n, uint32_t gpu, const GpuTimeSpec& time,
+                                       double callback_us, StatGroup& parent)
+    : sc_module(n), fabric("fabric"), gpu_(gpu), time_(time), callback_us_(callback_us),
+      stats_(parent, "stream_" + std::to_string(gpu)),
+      ops_run_(stats_.counter("ops", "ops", "stream operations run")),
+      busy_ps_(stats_.counter("busy_ps", "ps", "time the stream was running an operation")),
+      copy_ps_(stats_.counter("copy_ps", "ps", "time in copies (H2D, D2H, P2P)")),
+      kernel_ps_(stats_.counter("kernel_ps", "ps", "time in kernels and memsets")) {
+  SC_HAS_PROCESS(StreamEngineModule);
+  SC_THREAD(run);
+}
+
+void StreamEngineModule::push(rt::StreamOp op) {
+  ops_.push_back(std::move(op));
+  added_.notify(SC_ZERO_TIME);
+}
+
+void StreamEngineModule::copy(const rt::StreamOp& op) {
+  FabricTransfer x;
+  x.bytes = op.bytes;
+  x.memory = op.memory;
+  x.gpu = op.gpu;
+  x.peer = op.peer;
+  x.route = op.kind == rt::OpKind::H2D   ? FabricTransfer::Route::HostToGpu
+            : op.kind == rt::OpKind::D2H ? FabricTransfer::Route::GpuToHost
+                                         : FabricTransfer::Route::Peer;
+  tlm::tlm_generic_payload t;
+  t.set_command(tlm::TLM_IGNORE_COMMAND);
+  t.set_data_length(0);
+  t.set_extension(&x);
+  sc_time delay = SC_ZERO_TIME;
+  fabric->b_transport(t, delay);
+  t.clear_extension(&x);
+  if (t.get_response_status() != tlm::TLM_OK_RESPONSE)
+    SC_REPORT_ERROR(name(), "the fabric refused a copy");
+}
+
+void StreamEngineModule::run() {
+  for (;;) {
+    while (ops_.empty()) {
+      drained_.notify(SC_ZERO_TIME);
+      wait(added_);
+    }
+    rt::StreamOp op = std::move(ops_.front());
+    ops_.pop_front();
+    busy_ = true;
+    const double now = sc_time_stamp().to_seconds();
+    if (op.not_before_s > now) wait(sc_time(op.not_before_s - now, SC_SEC));
+    const sc_time t0 = sc_time_stamp();
+    switch (op.kind) {
+    case rt::OpKind::H2D:
+    case rt::OpKind::D2H:
+    case rt::OpKind::P2P:
+      copy(op);
+      break;
+    case rt::OpKind::Memset:
+      wait(sc_time(memset_seconds(time_, op.bytes), SC_SEC));
+      break;
+    case rt::OpKind::Kernel:
+      wait(sc_time(kernel_seconds(time_, op.cost), SC_SEC));
+      break;
+    case rt::OpKind::Callback:
+      wait(sc_time(callback_us_, SC_US));
+      break;
+    }
+    const uint64_t spent = uint64_t((sc_time_stamp() - t0).to_seconds() * 1e12 + 0.5);
+    busy_ps_ += spent;
+    if (op.kind == rt::OpKind::Kernel || op.kind == rt::OpKind::Memset)
+      kernel_ps_ += spent;
+    else if (op.kind != rt::OpKind::Callback)
+      copy_ps_ += spent;
+    ++ops_run_;
+    if (op.effect) op.effect();
+    busy_ = false;
+    if (progress) progress->notify(SC_ZERO_TIME);
+  }
+}
+
+} // namespace tlmgpu

@@ -1,0 +1,44 @@
+// One GPU of a node, as the runtime sees it (seed-004 §7.1): an in-order
+// stream engine that runs the runtime's operations one after another
+// (copies over the fabric, memsets, kernels on the kernel-time model, host
+// callbacks), and runs each operation's functional effect when it ends.
+#pragma once
+
+#include "models/fabric/fabric_module.hpp"
+#include "models/runtime/runtime_spec.hpp"
+#include "models/runtime/task.hpp"
+#include "tlmgpu/stats.hpp"
+
+#include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <deque>
+
+namespace tlmgpu {
+
+class StreamEngineModule : public sc_core::sc_module {
+public:
+  StreamEngineModule(sc_core::sc_module_name n, uint32_t gpu, const GpuTimeSpec& time,
+                     double callback_us, StatGroup& parent);
+  tlm_utils::simple_initiator_socket<StreamEngineModule> fabric;
+
+  void push(rt::StreamOp op);
+  bool idle() const { return ops_.empty() && !busy_; }
+  const sc_core::sc_event& drained() const { return drained_; }
+  // Notified after every operation's effect (the host's workers wait on it).
+  sc_core::sc_event* progress = nullptr;
+
+private:
+  void run();
+  void copy(const rt::StreamOp& op);
+  uint32_t gpu_;
+  GpuTimeSpec time_;
+  double callback_us_;
+  std::deque<rt::StreamOp> ops_;
+  bool busy_ = false;
+  sc_core::sc_event added_, drained_;
+  StatGroup stats_;
+  Counter &ops_run_, &busy_ps_, &copy_ps_, &kernel_ps_;
+};
+
+} // namespace tlmgpu

@@ -1,0 +1,63 @@
+// Tasks (ARTS EDTs, seed-004 §3.1, §4.1) and the stream operations a GPU
+// task becomes (§4.3). A task names its DataBlocks with an access mode and
+// the tasks it waits for; it becomes ready when those have finished.
+#pragma once
+
+#include "models/runtime/datablock.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tlmgpu::rt {
+
+// Input of the kernel-time model: bytes moved through device memory, flops,
+// threads per block (STREAM's 1-thread blocks are far from peak).
+struct KernelCost {
+  uint64_t bytes = 0, flops = 0;
+  uint32_t block = 32;
+};
+
+// A task's blocks as it sees them: the GPU copies (GPU task) or the host
+// copies (CPU task), in dependency order; empty vectors for timing-only blocks.
+using Views = std::vector<std::vector<uint8_t>*>;
+using Body = std::function<void(Views&)>;
+
+struct Dep {
+  Guid db = 0;
+  Mode mode = Mode::Normal;
+};
+
+struct TaskSpec {
+  std::string name;
+  bool gpu = true;
+  int gpu_to_run_on = -1; // a Direct task (-1: the locality policy chooses)
+  std::vector<Dep> deps;
+  std::vector<TaskId> after; // control dependencies
+  uint32_t paramc = 0;
+  KernelCost cost;   // GPU task
+  double cpu_us = 0; // CPU task: its own time on the worker
+  Body body;
+};
+
+enum class OpKind { H2D, D2H, P2P, Memset, Kernel, Callback };
+// Why bytes move (statistics by cause, seed-004 §7.3).
+enum class Cause { Miss, Closure, WriteBack, Evict, Sync, Merge, Task, Callback };
+const char* to_string(OpKind k);
+const char* to_string(Cause c);
+
+// One operation on a GPU's in-order stream. The executor times it (fabric,
+// kernel-time model) and runs `effect`, the functional part, when it ends.
+struct StreamOp {
+  OpKind kind = OpKind::Callback;
+  Cause cause = Cause::Task;
+  uint32_t gpu = 0;    // the stream
+  uint32_t peer = 0;   // P2P: the GPU the copy comes from
+  uint32_t memory = 0; // H2D / D2H: the host memory of the block
+  uint64_t bytes = 0;
+  KernelCost cost; // Kernel
+  std::function<void()> effect;
+  double not_before_s = 0; // the host has issued it by then (set by the executor)
+};
+
+} // namespace tlmgpu::rt

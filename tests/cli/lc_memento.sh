@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# The LC-MEMENTO node (platforms/dgx1-v100x*.json; models/fabric,
+# models/runtime, models/node, workloads/node_apps): the location-consistency
+# scenarios of seed-004 §7.6 (T-LC-1..5) under both sync engines, GUPS exact
+# against its serial reference on 1-8 GPUs with owner and random placement,
+# forced evictions and strict tiles, STREAM's transfer counts equal to the
+# closed forms of §6.1 (T-XFER-1) with the cache on and off, determinism,
+# and bad input as one clear error.
+#
+# usage: bash tests/cli/lc_memento.sh <path-to-tlmgpu> <source-dir>
+set -u
+T=$1
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+source "$2/tests/cli/lib/checks.sh"
+P="$(cd "$2" && pwd)/platforms"
+
+run() { # name, args...: the run exits 0 (its check passed)
+  local name=$1
+  shift
+  "$T" run "$@" --quiet --out "$TMP/o" >"$TMP/log" 2>&1
+  local rc=$?
+  [[ $rc -eq 0 ]] || head -c 400 "$TMP/log"
+  check "$name (exit $rc)" "$([[ $rc -eq 0 ]]; echo $?)"
+}
+
+# T-LC-1..5: each scenario checks its own expectation.
+for t in min latest copy add stale once; do
+  for sync in tree host_serial; do
+    run "lc-semantics $t, $sync" -p "$P/dgx1-v100x8.json" -w lc-semantics --arg test=$t \
+      --set runtime.lc_sync=$sync
+  done
+done
+run "stale read impossible under strict" -p "$P/dgx1-v100x8.json" -w lc-semantics \
+  --arg test=stale --arg type=write
+run "add exact with forced evictions" -p "$P/dgx1-v100x4.json" -w lc-semantics --arg test=add \
+  --arg rounds=5 --arg cells=100000 --set runtime.max_memory_mib=1
+python3 - "$TMP/o/stats.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["total"]["node"]["runtime"]
+sys.exit(0 if r["lc_eviction_merges"]["value"] > 0 else 1)
+PY
+check "the forced-eviction run evicted and merged LC copies" $?
+run "exactly once: a sweep after the sync merges nothing again" -p "$P/dgx1-v100x8.json" \
+  -w lc-semantics --arg test=once --set runtime.gc=pre_edt
+
+# GUPS: exact on 1..8 GPUs, several steps per GPU.
+G="--arg threads=64 --arg per_thread=16 --arg table=16384 --arg updates=50000"
+for g in 1 2 4 8; do
+  run "gups exact on $g GPUs" -p "$P/dgx1-v100x$g.json" -w gups-tasks $G
+done
+run "gups exact, random placement" -p "$P/dgx1-v100x8.json" -w gups-tasks $G \
+  --set runtime.locality=random
+run "gups exact, random placement, 1 MiB per GPU (evictions)" -p "$P/dgx1-v100x4.json" \
+  -w gups-tasks $G --set runtime.locality=random --set runtime.max_memory_mib=1
+run "gups exact, strict tiles" -p "$P/dgx1-v100x4.json" -w gups-tasks $G --arg type=write
+run "gups exact, at" -p "$P/dgx1-v100x8.json" -w gups-tasks $G --timing at
+cp "$TMP/o/stats.json" "$TMP/g1.json"
+run "gups again" -p "$P/dgx1-v100x8.json" -w gups-tasks $G --timing at
+cmp -s "$TMP/g1.json" "$TMP/o/stats.json"
+check "same seed, same inputs: identical stats.json" $?
+
+# T-XFER-1: STREAM's counts, N = 2,000,000, T = 2^18 (nt = 8), NTIMES = 10.
+for g in 1 2 4 8; do
+  for cache in true false; do
+    run "stream-tasks on $g GPUs, cache $cache" -p "$P/dgx1-v100x$g.json" -w stream-tasks \
+      --arg tile=262144 --arg data=none --set runtime.cache=$cache
+    python3 - "$TMP/o/stats.json" "$cache" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["total"]["node"]["runtime"]
+cache = sys.argv[2] == "true"
+gpus = [v for k, v in r.items() if k.startswith("gpu_") and k[4:].isdigit()]
+s = lambda k: sum(g[k]["value"] for g in gpus)
+N, nt, h = 2000000, 8, 64
+want = {
+    "misses": 3 * nt if cache else 100 * nt,
+    "hits": 97 * nt if cache else 0,
+    "writebacks": 100 * nt,
+    "writeback_bytes": 10 * 10 * 8 * N,
+    "closures": 40 * nt,
+    "tasks": 40 * nt,
+}
+got = {k: s(k) for k in want}
+fill = s("h2d_bytes") - sum(8 * (p + 1) + 24 * d for d, p in [(2, 1), (2, 2), (3, 1), (3, 2)]) * 10 * nt
+want_fill = (3 if cache else 100) * 8 * N + (3 if cache else 100) * nt * h
+bad = {k: (got[k], want[k]) for k in want if got[k] != want[k]}
+if fill != want_fill: bad["fill bytes"] = (fill, want_fill)
+print(bad if bad else "", end="")
+sys.exit(1 if bad else 0)
+PY
+    check "stream counts on $g GPUs, cache $cache equal the closed forms" $?
+  done
+done
+
+# Bad input: one clear line each.
+expect_error "unknown runtime key in --set" 2 "runtime.localty" "did you mean" -- \
+  run -p "$P/dgx1-v100x8.json" -w stream-tasks --set runtime.localty=random --out "$TMP/e"
+expect_error "bad locality value" 2 "runtime.locality" -- \
+  run -p "$P/dgx1-v100x8.json" -w stream-tasks --set runtime.locality=near --out "$TMP/e"
+expect_error "a GPU workload on a runtime node" 2 "runtime node runs task programs" -- \
+  run -p "$P/dgx1-v100x8.json" -w histogram --out "$TMP/e"
+expect_error "bad app argument" 2 "test=maybe" -- \
+  run -p "$P/dgx1-v100x8.json" -w lc-semantics --arg test=maybe --out "$TMP/e"
+sed -e 's/"a": "mem0"/"a": "mem9"/' -e "s|\"titanv.json\"|\"$P/titanv.json\"|" \
+  "$P/dgx1-v100x8.json" >"$TMP/bad-node.json"
+expect_error "a link to an undeclared point" 2 "bad-node.json" "unknown point 'mem9'" -- \
+  run -p "$TMP/bad-node.json" -w stream-tasks --out "$TMP/e"
+printf '{"extends": "%s", "node": {"fabric": {"links": "x"}}}\n' "$P/dgx1-v100x8.json" \
+  >"$TMP/bad-links.json"
+expect_error "links not a list" 2 "node.fabric.links" -- \
+  run -p "$TMP/bad-links.json" -w stream-tasks --out "$TMP/e"
+printf '{"extends": "%s", "node": {"host": {"workers": 0}}}\n' "$P/dgx1-v100x8.json" \
+  >"$TMP/bad-workers.json"
+expect_error "zero workers" 2 "host.workers" "out of range" -- \
+  run -p "$TMP/bad-workers.json" -w stream-tasks --out "$TMP/e"
+finish lc_memento

@@ -1,0 +1,213 @@
+// RandomAccess (HPCC GUPS) on the task runtime (seed-004 §6.2). The table is
+// `tiles` LC blocks (xor) that update tasks take in NO_COPY mode, so each
+// GPU accumulates an xor delta from zero; a final CPU task LC-syncs every
+// tile into the host table. Per GPU and step, a task on that GPU generates
+// the step's update values into its frontier (a GPU_WRITE block, zeroed on
+// the GPU, written back), a CPU task then makes a read-only alias of it and
+// one update task per tile (each scans the whole batch and xors the values
+// that fall in its tile), and the next step waits for those. type=write
+// makes the tiles GPU_WRITE blocks instead (the strict alternative: every
+// update task writes its tile back).
+//
+// Values are splitmix64(k) of the global update index k and an update goes
+// to entry value mod table (uniform, the HPCC intent; pitfall 2), so the
+// serial reference is exact whatever the schedule.
+#include "workloads/node_apps/node_app.hpp"
+
+#include <cstring>
+#include <sstream>
+
+namespace tlmgpu {
+namespace {
+
+uint64_t value_of(uint64_t k) {
+  uint64_t z = k + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+class GupsTasks : public NodeApp {
+public:
+  explicit GupsTasks(const WorkloadArgs& a)
+      : table_(a.u64("table", 64, uint64_t(1) << 33)), tiles_(a.u64("tiles", 1, 4096)),
+        updates_(a.u64("updates", 1, uint64_t(1) << 40)),
+        per_step_(a.u64("threads", 1, 1u << 24) * a.u64("per_thread", 1, 1u << 20)) {
+    const std::string data = a.str("data"), type = a.str("type");
+    if (data != "auto" && data != "real" && data != "none")
+      throw ConfigError("--arg data=" + data + ": expected auto, real or none");
+    if (type != "lc" && type != "write")
+      throw ConfigError("--arg type=" + type + ": expected lc or write");
+    if (tiles_ > table_) throw ConfigError("--arg tiles: more tiles than table entries");
+    lc_ = type == "lc";
+    real_ = data == "real" ||
+            (data == "auto" && table_ <= (uint64_t(1) << 22) && updates_ <= (uint64_t(1) << 24));
+  }
+
+  void program(NodeDriver& d) override {
+    rt::Runtime& rt = d.rt;
+    tile_words_ = (table_ + tiles_ - 1) / tiles_;
+    for (uint64_t t = 0; t < tiles_; ++t) {
+      const uint64_t words = std::min(tile_words_, table_ - t * tile_words_);
+      tile_.push_back(rt.create_db(8 * words, lc_ ? rt::DbType::Lc : rt::DbType::Write,
+                                   rt::MergeOp::Xor, t, real_));
+      if (real_) {
+        std::vector<uint8_t>& h = rt.db(tile_.back()).host;
+        for (uint64_t i = 0; i < words; ++i) {
+          const uint64_t v = t * tile_words_ + i;
+          std::memcpy(h.data() + 8 * i, &v, 8);
+        }
+      }
+    }
+    const uint32_t G = rt.gpus();
+    uint64_t start = 0;
+    for (uint32_t g = 0; g < G; ++g) {
+      const uint64_t mine = updates_ / G + (g < updates_ % G ? 1 : 0);
+      const rt::Guid frontier = rt.create_db(8 * std::min(per_step_, std::max<uint64_t>(mine, 1)),
+                                             rt::DbType::Write, rt::MergeOp::Copy, g, real_);
+      if (mine)
+        step(d, g, frontier, start, start + mine, {});
+      else
+        ++gpus_done_;
+      start += mine;
+    }
+    d.wait_until([&] { return gpus_done_ == G; });
+    rt::TaskSpec done;
+    done.name = "done";
+    done.gpu = false;
+    done.after = last_;
+    if (lc_)
+      for (rt::Guid t : tile_)
+        done.deps.push_back({t, rt::Mode::LcSync});
+    d.wait(d.add(std::move(done)));
+    seconds_ = d.now_seconds();
+  }
+
+  std::string check(rt::Runtime& rt, std::ostream& out) override {
+    out << "  " << updates_ << " updates in " << seconds_ * 1e3 << " ms: " << gups() << " GUPS\n";
+    if (!real_) {
+      out << "  data: none (timing only; --arg data=real to check the table)\n";
+      return "";
+    }
+    std::vector<uint64_t> ref(table_);
+    for (uint64_t i = 0; i < table_; ++i)
+      ref[i] = i;
+    for (uint64_t k = 0; k < updates_; ++k) {
+      const uint64_t v = value_of(k);
+      ref[v % table_] ^= v;
+    }
+    uint64_t errors = 0;
+    for (uint64_t t = 0; t < tiles_; ++t) {
+      const std::vector<uint8_t>& h = rt.db(tile_[t]).host;
+      for (uint64_t i = 0; i < h.size() / 8; ++i) {
+        uint64_t v;
+        std::memcpy(&v, h.data() + 8 * i, 8);
+        errors += v != ref[t * tile_words_ + i];
+      }
+    }
+    out << "  table: " << errors << " errors in " << table_ << " entries\n";
+    if (errors) return std::to_string(errors) + " table entries differ from the serial reference";
+    return "";
+  }
+
+  nlohmann::json metrics() const override {
+    return {{"gups", gups()}, {"seconds", seconds_}, {"updates", updates_}, {"table", table_}};
+  }
+
+private:
+  double gups() const { return seconds_ > 0 ? double(updates_) / seconds_ / 1e9 : 0; }
+
+  // One step of GPU g over updates [lo, hi) from `lo`, after `prev` tasks.
+  void step(NodeDriver& d, uint32_t g, rt::Guid frontier, uint64_t lo, uint64_t hi,
+            std::vector<rt::TaskId> prev) {
+    const uint64_t count = std::min(per_step_, hi - lo);
+    rt::TaskSpec gen;
+    gen.name = "random" + std::to_string(g);
+    gen.gpu_to_run_on = int(g);
+    gen.deps = {{frontier, rt::Mode::Zero}};
+    gen.after = std::move(prev);
+    gen.cost = {8 * count, 10 * count, 32};
+    gen.body = [lo, count](rt::Views& v) {
+      for (uint64_t k = 0; k < count; ++k) {
+        const uint64_t x = value_of(lo + k);
+        std::memcpy(v[0]->data() + 8 * k, &x, 8);
+      }
+    };
+    const rt::TaskId made = d.rt.add_task(std::move(gen));
+    // the alias and the update tasks exist only once the values do
+    rt::TaskSpec spawn;
+    spawn.name = "spawn" + std::to_string(g);
+    spawn.gpu = false;
+    spawn.after = {made};
+    spawn.body = [this, &d, g, frontier, lo, hi, count](rt::Views&) {
+      rt::Runtime& rt = d.rt;
+      const rt::Guid alias = rt.create_db(8 * count, rt::DbType::Read, rt::MergeOp::Copy, g, real_);
+      if (real_) {
+        const std::vector<uint8_t>& f = rt.db(frontier).host;
+        rt.db(alias).host.assign(f.begin(), f.begin() + std::ptrdiff_t(8 * count));
+      }
+      std::vector<rt::TaskId> updates;
+      for (uint64_t t = 0; t < tiles_; ++t)
+        updates.push_back(rt.add_task(update(t, alias, count)));
+      if (lo + count < hi) {
+        step(d, g, frontier, lo + count, hi, updates);
+      } else {
+        last_.insert(last_.end(), updates.begin(), updates.end());
+        ++gpus_done_;
+      }
+    };
+    d.rt.add_task(std::move(spawn));
+    d.notify();
+  }
+
+  rt::TaskSpec update(uint64_t t, rt::Guid alias, uint64_t count) const {
+    rt::TaskSpec u;
+    u.name = "update" + std::to_string(t);
+    u.deps = {{tile_[t], lc_ ? rt::Mode::Zero : rt::Mode::Normal}, {alias, rt::Mode::Normal}};
+    u.paramc = 2;
+    // a scan of the batch, and a read-modify-write sector for each own update
+    u.cost = {8 * count + 64 * (count / tiles_), count, 32};
+    const uint64_t base = t * tile_words_, words = tile_words_, table = table_;
+    u.body = [base, words, table](rt::Views& v) {
+      const size_t n = v[1]->size() / 8, own = v[0]->size() / 8;
+      for (size_t k = 0; k < n; ++k) {
+        uint64_t x;
+        std::memcpy(&x, v[1]->data() + 8 * k, 8);
+        const uint64_t i = x % table;
+        if (i < base || i >= base + std::min<uint64_t>(words, own)) continue;
+        uint64_t cur;
+        std::memcpy(&cur, v[0]->data() + 8 * (i - base), 8);
+        cur ^= x;
+        std::memcpy(v[0]->data() + 8 * (i - base), &cur, 8);
+      }
+    };
+    return u;
+  }
+
+  uint64_t table_, tiles_, updates_, per_step_, tile_words_ = 0;
+  bool lc_ = true, real_ = true;
+  std::vector<rt::Guid> tile_;
+  std::vector<rt::TaskId> last_;
+  uint32_t gpus_done_ = 0;
+  double seconds_ = 0;
+};
+
+} // namespace
+
+NodeAppEntry gups_tasks_entry() {
+  return {{"gups-tasks",
+           "RandomAccess (GUPS) on the task runtime: LC xor tiles in NO_COPY mode, collapsed "
+           "by a final LC sync (seed-004 §6.2); type=write for the strict alternative",
+           {{"table", "4096", "table entries (u64; the paper's 167772160 = 1.25 GiB)"},
+            {"tiles", "8", "tiles of the table (one DataBlock each)"},
+            {"updates", "16384", "updates in all (the paper's 16 x table)"},
+            {"threads", "5120", "threads per GPU step (160 blocks x 32)"},
+            {"per_thread", "1024",
+             "updates per thread per step (the paper's 1024; the code's "
+             "16384)"},
+            {"type", "lc", "lc (LC tiles, xor sync) or write (GPU_WRITE tiles)"},
+            {"data", "auto", "real | none | auto (real up to 4 Mi entries and 16 Mi updates)"}}},
+          [](const WorkloadArgs& a) { return std::make_unique<GupsTasks>(a); }};
+}
+
+} // namespace tlmgpu
