@@ -85,6 +85,21 @@ EOF
     "$bin" describe "$b"
     printf '```\n'
   done
+  cat <<'EOF'
+
+## node (runtime node files)
+
+A runtime node file (`platforms/dgx1-v100x8.json`; include/tlmgpu/node.hpp)
+has, under `"node"`, its GPUs (`gpus`), its links (`fabric`: points, host
+memories and links, models/fabric/README.md) and the groups below
+(`"host": {...}`, `"runtime": {...}`, `"gpu_time": {...}`); `--set
+runtime.gpus=4` and the like apply to the node, other keys to its GPUs'
+platforms.
+
+```
+EOF
+  "$bin" describe node
+  printf '```\n'
 } >"$tmp"
 
 mkdir -p "$(dirname "$out")"

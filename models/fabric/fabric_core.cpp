@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <map>
 
 namespace tlmgpu {
@@ -127,22 +128,24 @@ Picos FabricCore::latency(const Path& p) const {
 }
 
 FabricCore::Slot FabricCore::reserve(const Path& path, uint64_t bytes, Picos ready) {
-  Picos start = ready;
-  for (const Hop& h : path)
-    start = std::max(start, dirs_[2 * h.link + (h.forward ? 0 : 1)].busy_until);
-  const Picos d = duration(path, bytes);
+  // Each hop serves chunks in the order they are reserved, at its own rate,
+  // from when it is free; the chunk has left when its slowest hop is done.
+  // (Holding all hops from one common start would reserve a wide, idle hop
+  // in the future behind a congested one and block every other flow on it
+  // until then; STREAM on 8 GPUs then used 16 % of its PCIe links.)
+  Picos first = std::numeric_limits<Picos>::max(), leave = ready;
   for (const Hop& h : path) {
-    // a hop is held for the chunk at its own rate: a wide link (host DRAM,
-    // a 2-link NVLink) serves several narrower flows at once
-    const Picos own = duration({h}, bytes);
     Direction& dir = dirs_[2 * h.link + (h.forward ? 0 : 1)];
+    const Picos start = std::max(ready, dir.busy_until), own = duration({h}, bytes);
     dir.queued += start - ready;
     dir.busy_until = start + own;
     dir.busy += own;
     dir.bytes += bytes;
     ++dir.chunks;
+    first = std::min(first, start);
+    leave = std::max(leave, start + own);
   }
-  return {start, start + d, start + d + latency(path)};
+  return {path.empty() ? ready : first, leave, leave + latency(path)};
 }
 
 Picos FabricCore::alone(const Path& path, uint64_t bytes) const {

@@ -1,13 +1,11 @@
 // Link timing of a node fabric, without SystemC (README.md). Each link has
-// one resource per direction with a busy-until time. A transfer moves in
-// chunks; a chunk reserves every hop of its path at once, from the latest
-// busy-until along the path, each hop for bytes / (its own bandwidth), and
-// leaves after bytes / (the narrowest hop), arriving after the hops'
-// latencies on top (cut-through). (Holding every hop for the narrowest
-// hop's time, as seed-004 §7.1 words it, would let one 12 GB/s flow occupy a
-// 60 GB/s host DRAM link whole: eight GPUs' write-backs then share 12 GB/s.) The next chunk of the
-// same transfer is reserved when the previous one has left, so two transfers on a shared hop
-// interleave their chunks and each sees half the bandwidth.
+// one server per direction with a busy-until time. A copy moves in chunks;
+// a chunk is queued on every hop of its path at once, each hop serving it at
+// its own bandwidth from when that hop is free (in reservation order), and
+// it has left when its slowest hop is done; it arrives after the hops'
+// latencies on top (cut-through). The next chunk of the same copy is
+// reserved when the previous one has left, so copies sharing a hop
+// interleave their chunks and each sees its share of it.
 #pragma once
 
 #include "models/fabric/fabric_spec.hpp"

@@ -62,9 +62,15 @@ void FabricModule::move(const FabricCore::Path& path, uint64_t bytes) {
   do {
     const uint64_t b = std::min(left, chunk);
     const Picos ready = now_ps();
-    const FabricCore::Slot s = core_.reserve(path, b, ready);
+    std::vector<Picos> queued_before;
     for (const FabricCore::Hop& h : path)
-      links_[h.link]->account(h.forward, b, core_.hop_time(h, b), s.start - ready);
+      queued_before.push_back(core_.direction(h.link, h.forward).queued);
+    const FabricCore::Slot s = core_.reserve(path, b, ready);
+    for (size_t k = 0; k < path.size(); ++k) {
+      const FabricCore::Hop& h = path[k];
+      links_[h.link]->account(h.forward, b, core_.hop_time(h, b),
+                              core_.direction(h.link, h.forward).queued - queued_before[k]);
+    }
     arrive = s.arrive;
     left -= b;
     // the next chunk is reserved when this one has left the narrowest hop

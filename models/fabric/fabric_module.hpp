@@ -2,7 +2,7 @@
 // GPUs' stream engines bind to; a copy arrives as a blocking transport with
 // a FabricTransfer extension and returns when its last chunk has arrived.
 // The links are this module's children, each with its statistics per
-// direction; the router reserves a chunk on every hop of its path at once
+// direction; the router queues a chunk on every hop of its path at once
 // (cut-through), which hop-by-hop sockets could not express without turning
 // the model into store-and-forward.
 #pragma once

@@ -36,7 +36,7 @@ std::vector<std::string> names() {
 } // namespace
 
 std::string describable_names() {
-  std::string list;
+  std::string list = "node";
   for (const std::string& n : names())
     list += (list.empty() ? "" : ", ") + n;
   return list;
@@ -55,12 +55,18 @@ void list_blocks(std::ostream& os) {
   os << "\nparameter groups (tlmgpu describe <group>):\n ";
   for (const std::string& g : block_names())
     os << " " << g;
+  os << "\n\nnode parameter groups (runtime node files; tlmgpu describe node):\n  host "
+        "runtime gpu_time";
   os << "\n\nmemory-path stages (sm.stages):\n";
   for (const StageType& t : stage_types())
     os << "  " << std::left << std::setw(20) << t.name << " " << t.description << "\n";
 }
 
 void describe(const std::string& name, std::ostream& os) {
+  if (name == "node") { // a runtime node file's groups (include/tlmgpu/node.hpp)
+    os << render_describe(describe_rows<NodeRuntimeSpec>(""));
+    return;
+  }
   register_gpu_blocks();
   const BlockType* type = find_block_type(name);
   const std::vector<std::string> groups = block_names();

@@ -13,6 +13,8 @@
 #include "tlmgpu/file_io.hpp"
 #include "tlmgpu/json_limits.hpp"
 #include "tlmgpu/manifest.hpp"
+#include "tlmgpu/node.hpp"
+#include "workloads/node_apps/node_app.hpp"
 #include "workloads/workload.hpp"
 
 #include <boost/program_options.hpp>
@@ -35,16 +37,24 @@ std::vector<std::string> set_args(const sweep::SweepConfig& c) {
   return out;
 }
 
+// A platform or a node file (a runtime node's --sets go to its node groups).
+void load_any(const std::string& path, const std::vector<std::string>& sets = {}) {
+  if (is_node_file(path))
+    load_node(path, sets);
+  else
+    load_platform(path, sets);
+}
+
 void validate(const sweep::SweepSpec& s) {
   for (std::size_t p = 0; p < s.platforms.size(); ++p) {
     try {
-      load_platform(resolve_platform(s.platform_args[p]));
+      load_any(resolve_platform(s.platform_args[p]));
     } catch (const ConfigError& e) {
       throw ConfigError(s.file + ": platforms[" + std::to_string(p) + "]: " + e.what());
     }
     for (const sweep::SweepConfig& c : s.configs) {
       try {
-        load_platform(resolve_platform(s.platform_args[p]), set_args(c));
+        load_any(resolve_platform(s.platform_args[p]), set_args(c));
       } catch (const ConfigError& e) {
         throw ConfigError(s.file + ": configs." + c.label + " on platform '" + s.platforms[p] +
                           "': " + e.what());
@@ -56,7 +66,11 @@ void validate(const sweep::SweepSpec& s) {
     try {
       std::map<std::string, std::string> args(w.args.begin(), w.args.end());
       if (!w.inputs[0].empty()) args["input"] = w.resolved_inputs[0];
-      WorkloadArgs check(find_workload(w.workload).info, args);
+      bool task_program = false; // a runtime node's program (workloads/node_apps)
+      for (const NodeAppEntry& e : node_app_registry())
+        task_program = task_program || e.info.name == w.workload;
+      WorkloadArgs check(
+          task_program ? find_node_app(w.workload).info : find_workload(w.workload).info, args);
     } catch (const ConfigError& e) {
       throw ConfigError(s.file + ": workloads[" + std::to_string(i) + "] ('" + w.label +
                         "'): " + e.what());
