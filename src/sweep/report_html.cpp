@@ -17,6 +17,7 @@ using ojson = nlohmann::ordered_json;
 const char* const kStyle = R"(body{font-family:sans-serif;margin:2em;color:#222;max-width:1400px}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
 figure{margin:1em 0}figcaption{font-size:.9em;color:#444;max-width:60em}
+figure svg{display:block;max-width:100%;height:auto}
 table{border-collapse:collapse;font-size:.8em}td,th{border:1px solid #ccc;padding:2px 6px}
 td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f4f4f4}
 .scroll{overflow-x:auto}.failed{color:#b00}.passed{color:#070}pre{font-size:.8em;margin:0}
