@@ -1,16 +1,21 @@
 // The report's figures as geometry, without a browser (issue 18 item 5):
 // a figure fits the page width however many workloads and configs a sweep
-// has (groups wrap into rows), every group is drawn inside it, and an
-// outlier is cut at the axis with its value written on it instead of
-// flattening every other bar.
+// has (groups wrap into rows), every group is drawn inside it, an outlier is
+// cut at the axis with its value written on it instead of flattening every
+// other bar, and an input no bar counts is named on the page.
 // tests/cli/report_browser.sh checks the same in Chromium when it is there.
+#include "src/sweep/report_data.hpp"
+#include "src/sweep/report_html.hpp"
 #include "src/sweep/svg_layout.hpp"
+#include "sweep_results_fixture.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <regex>
 
 using namespace tlmgpu::sweep;
+using tlmgpu::sweep::test::results;
+using ojson = nlohmann::ordered_json;
 
 namespace {
 
@@ -139,4 +144,39 @@ TEST_CASE("sweep report: an outlier is cut at the axis with its value on it", "[
   stacked.values[1][1] = {6.0, 4.0};
   CHECK(scale_chart(stacked).clipped);
   CHECK(render_svg(stacked).find(">10</text>") != std::string::npos);
+}
+
+TEST_CASE("sweep report: an input no bar counts is named on the page", "[sweep]") {
+  // W1's input b failed everywhere; W2 passed without cycles; in another
+  // sweep the baseline failed on W1/a while L passed.
+  auto v = [](const std::string&, const std::string& w, const std::string& in) {
+    return w == "W1" && in == "b" ? std::nan("") : 100.0;
+  };
+  ojson r = results(v);
+  for (ojson& row : r["points"])
+    if (row["workload"] == "W2") row["metrics"].erase("cycles");
+  const std::vector<MissingInput> m = missing_inputs(r, "p");
+  REQUIRE(m.size() == 2);
+  CHECK(m[0].workload == "W1");
+  CHECK(m[0].input == "b");
+  CHECK(m[0].why == "none of its 2 points passed (2 failed)");
+  CHECK(m[1].workload == "W2");
+  CHECK(m[1].why == "its 2 passed points report no cycles");
+  const std::string html = render_report(r);
+  CHECK(html.find("Not in the figures") != std::string::npos);
+  CHECK(html.find("<b>W1</b>, input <code>b</code>: none of its 2 points passed") !=
+        std::string::npos);
+
+  auto no_base = [](const std::string& c, const std::string& w, const std::string& in) {
+    return c == "B" && w == "W1" && in == "a" ? std::nan("") : 100.0;
+  };
+  const std::vector<MissingInput> nb = missing_inputs(results(no_base), "p");
+  REQUIRE(nb.size() == 1);
+  CHECK(nb[0].input == "a");
+  CHECK(nb[0].why.find("baseline config B") != std::string::npos);
+
+  // Everything counted: nothing named.
+  auto all = [](const std::string&, const std::string&, const std::string&) { return 1.0; };
+  CHECK(missing_inputs(results(all), "p").empty());
+  CHECK(render_report(results(all)).find("Not in the figures") == std::string::npos);
 }
