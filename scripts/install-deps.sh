@@ -5,7 +5,8 @@ pkgs=(build-essential cmake pkg-config libsystemc-dev libboost-program-options-d
       nlohmann-json3-dev catch2 zlib1g-dev liblzma-dev libbz2-dev libzstd-dev
       slurm-wlm munge parallel)
 # Extra packages one script needs and the main build does not (scripts/fuzz.sh:
-# clang and its libFuzzer runtime).
+# clang and its libFuzzer runtime; tests/cli/report_browser.sh: chromium,
+# about 410 MB installed, so opt-in: the test skips without it).
 read -r -a extra <<<"${TLMGPU_EXTRA_PKGS:-}"
 pkgs+=("${extra[@]}")
 missing=()

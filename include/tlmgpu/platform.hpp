@@ -7,17 +7,17 @@
 #include "tlmgpu/params.hpp"
 #include "tlmgpu/topology.hpp"
 
-#include "../../models/atomic_buffer/atomic_buffer_spec.hpp"
-#include "../../models/dram/dram_spec.hpp"
-#include "../../models/energy/energy_spec.hpp"
-#include "../../models/l1/l1_spec.hpp"
-#include "../../models/l2/l2_spec.hpp"
-#include "../../models/lab/lab_spec.hpp"
-#include "../../models/mmio/mmio_spec.hpp"
-#include "../../models/scu/scu_spec.hpp"
-#include "../../models/shared_mem/shared_mem_spec.hpp"
-#include "../../models/sm/sm_spec.hpp"
-#include "../../models/xbar/xbar_spec.hpp"
+#include "models/atomic_buffer/atomic_buffer_spec.hpp"
+#include "models/dram/dram_spec.hpp"
+#include "models/energy/energy_spec.hpp"
+#include "models/l1/l1_spec.hpp"
+#include "models/l2/l2_spec.hpp"
+#include "models/lab/lab_spec.hpp"
+#include "models/mmio/mmio_spec.hpp"
+#include "models/scu/scu_spec.hpp"
+#include "models/shared_mem/shared_mem_spec.hpp"
+#include "models/sm/sm_spec.hpp"
+#include "models/xbar/xbar_spec.hpp"
 
 #include <string>
 

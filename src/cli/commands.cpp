@@ -48,6 +48,15 @@ bool parse(const char* cmd, const char* usage, const Args& args, po::options_des
 }
 
 fs::path platforms_dir() {
+  // An installed tlmgpu (cmake --install) has its platforms beside it, in
+  // <prefix>/share/tlmgpu/platforms; the build tree's binary (and a program
+  // built against the package elsewhere) uses the source tree's.
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = exe.parent_path().parent_path() / "share/tlmgpu/platforms";
+    if (fs::is_directory(installed, ec)) return installed;
+  }
   return fs::path(TLMGPU_SOURCE_DIR) / "platforms";
 }
 

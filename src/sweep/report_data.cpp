@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace tlmgpu::sweep {
@@ -87,6 +88,51 @@ BarChart build(const ojson& r, const std::string& platform, std::size_t ncomp, c
 }
 
 } // namespace
+
+std::vector<MissingInput> missing_inputs(const ojson& r, const std::string& platform) {
+  const std::string base = r["baseline"];
+  std::vector<MissingInput> out;
+  for (const ojson& w : r["workloads"]) {
+    const std::string wl = w["label"];
+    for (const ojson& in : w["inputs"]) {
+      std::map<std::string, int> statuses;
+      int points = 0, passed = 0, with_cycles = 0;
+      std::set<uint64_t> base_seeds; // seeds whose baseline point can be divided by
+      for (const ojson& row : r["points"]) {
+        if (row["platform"] != platform || row["workload"] != wl || row["input"] != in) continue;
+        ++points;
+        const std::string status = row["status"];
+        if (status != "passed") {
+          ++statuses[status];
+          continue;
+        }
+        ++passed;
+        const double cycles = metric(&row, "cycles");
+        if (std::isnan(cycles)) continue;
+        ++with_cycles;
+        if (row["config"] == base && cycles != 0) base_seeds.insert(row["seed"].get<uint64_t>());
+      }
+      std::string why;
+      if (points == 0 || (with_cycles > 0 && !base_seeds.empty())) continue;
+      if (passed == 0) {
+        why = "none of its " + std::to_string(points) + " points passed (";
+        const char* sep = "";
+        for (const auto& [status, n] : statuses)
+          why += sep + std::to_string(n) + " " + status, sep = ", ";
+        why += ")";
+      } else if (with_cycles == 0) {
+        why = "its " + std::to_string(passed) + " passed point" + (passed == 1 ? "" : "s") +
+              " report no cycles";
+        if (passed < points) why += " (" + std::to_string(points - passed) + " did not pass)";
+      } else {
+        why = "the baseline config " + base +
+              " has no passed point with cycles here, so nothing is normalised";
+      }
+      out.push_back({wl, in, why});
+    }
+  }
+  return out;
+}
 
 bool has_metric(const ojson& results, const std::string& name) {
   for (const ojson& m : results["metrics"])

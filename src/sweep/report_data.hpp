@@ -40,6 +40,17 @@ BarChart stacked_chart(const nlohmann::ordered_json& results, const std::string&
 // series when there is no serialization-only config or no plain LAB.
 BarChart serialization_chart(const nlohmann::ordered_json& results, const std::string& platform);
 
+// A workload input that no bar of `platform` counts, and why: every point
+// of it failed or never ran, its passed points have no `cycles`, or the
+// baseline's points at it did not pass (nothing to divide by). Named on the
+// page so that a workload's bar is never silently the mean of fewer inputs
+// than the spec has. Workloads and inputs in spec order.
+struct MissingInput {
+  std::string workload, input, why;
+};
+std::vector<MissingInput> missing_inputs(const nlohmann::ordered_json& results,
+                                         const std::string& platform);
+
 // True when at least one point has `metric`.
 bool has_metric(const nlohmann::ordered_json& results, const std::string& metric);
 

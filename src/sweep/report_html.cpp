@@ -17,9 +17,11 @@ using ojson = nlohmann::ordered_json;
 const char* const kStyle = R"(body{font-family:sans-serif;margin:2em;color:#222;max-width:1400px}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
 figure{margin:1em 0}figcaption{font-size:.9em;color:#444;max-width:60em}
+figure svg{display:block;max-width:100%;height:auto}
 table{border-collapse:collapse;font-size:.8em}td,th{border:1px solid #ccc;padding:2px 6px}
 td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f4f4f4}
 .scroll{overflow-x:auto}.failed{color:#b00}.passed{color:#070}pre{font-size:.8em;margin:0}
+.missing{color:#b00}
 )";
 
 std::string esc(const std::string& s) {
@@ -56,7 +58,22 @@ const char* const kEnergyParts[] = {"alu", "smem", "l1", "l2", "noc", "lab", "dr
 void energy_figure(std::ostringstream& os, const ojson& r, const std::string& platform);
 void serialization_figure(std::ostringstream& os, const ojson& r, const std::string& platform);
 
+// Inputs no bar counts are named, not silently left out of the means.
+void missing_list(std::ostringstream& os, const ojson& r, const std::string& platform) {
+  const std::vector<MissingInput> missing = missing_inputs(r, platform);
+  if (missing.empty()) return;
+  os << "<p class=\"missing\"><b>Not in the figures</b> (no bar counts these inputs; a "
+        "workload's bar is the mean over its other inputs, '-' if none is left):</p>\n"
+        "<ul class=\"missing\">\n";
+  for (const MissingInput& m : missing)
+    os << "<li><b>" << esc(m.workload) << "</b>"
+       << (m.input.empty() ? "" : ", input <code>" + esc(m.input) + "</code>") << ": " << esc(m.why)
+       << "</li>\n";
+  os << "</ul>\n";
+}
+
 void figures(std::ostringstream& os, const ojson& r, const std::string& platform) {
+  missing_list(os, r, platform);
   for (const Figure& f : kFigures) {
     if (!has_metric(r, f.metric)) continue;
     BarChart ch = metric_chart(r, platform, f.metric, f.normalise);

@@ -1,0 +1,35 @@
+# cmake -DSTATS=<run>/stats.json -P check_stats.cmake: prints the
+# request_counter's stats of every SM and fails unless the workload's check
+# passed, the counter saw requests, and it saw exactly the requests the L1
+# received (a stage must not lose, duplicate or invent any).
+file(READ "${STATS}" json)
+string(JSON check GET "${json}" check)
+if(NOT check STREQUAL "passed")
+  message(FATAL_ERROR "${STATS}: the workload's check is '${check}', not 'passed'")
+endif()
+
+string(JSON gpu GET "${json}" total gpu)
+string(JSON n LENGTH "${gpu}")
+math(EXPR last "${n} - 1")
+set(total 0)
+set(l1_total 0)
+foreach(i RANGE ${last})
+  string(JSON name MEMBER "${gpu}" ${i})
+  if(NOT name MATCHES "^sm_[0-9]+$")
+    continue()
+  endif()
+  string(JSON requests GET "${gpu}" ${name} request_counter requests value)
+  string(JSON sectors GET "${gpu}" ${name} request_counter sectors value)
+  string(JSON per GET "${gpu}" ${name} request_counter sectors_per_request value)
+  string(JSON l1 GET "${gpu}" ${name} l1 requests value)
+  message("gpu.${name}.request_counter: ${requests} requests, ${sectors} sectors, "
+          "${per} sectors per data request (the L1 received ${l1})")
+  math(EXPR total "${total} + ${requests}")
+  math(EXPR l1_total "${l1_total} + ${l1}")
+endforeach()
+if(total EQUAL 0)
+  message(FATAL_ERROR "${STATS}: request_counter counted no requests")
+endif()
+if(NOT total EQUAL l1_total)
+  message(FATAL_ERROR "${STATS}: request_counter counted ${total} requests, the L1s ${l1_total}")
+endif()
