@@ -17,7 +17,7 @@
 // node, the others to every GPU's platform.
 #pragma once
 
-#include "../../models/node/node_spec.hpp"
+#include "models/node/node_spec.hpp"
 #include "tlmgpu/platform.hpp"
 
 #include <nlohmann/json_fwd.hpp>
