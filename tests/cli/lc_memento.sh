@@ -60,6 +60,19 @@ run "gups again" -p "$P/dgx1-v100x8.json" -w gups-tasks $G --timing at
 cmp -s "$TMP/g1.json" "$TMP/o/stats.json"
 check "same seed, same inputs: identical stats.json" $?
 
+# BFS: the levels equal a serial BFS for both variants, with stale LC copies
+# (random placement) and several sync periods; LC re-expands vertices.
+B="--arg input=gen:rmat?scale=10&ef=16&seed=3"
+run "bfs partition" -p "$P/dgx1-v100x8.json" -w bfs-tasks $B --arg variant=partition
+python3 -c "import json,sys; sys.exit(0 if json.load(open('$TMP/o/stats.json'))['metrics']['expansions'] > 0 else 1)"
+check "bfs partition expanded vertices" $?
+for k in 1 2 3; do
+  run "bfs lc k=$k, random placement" -p "$P/dgx1-v100x8.json" -w bfs-tasks $B --arg k=$k \
+    --set runtime.locality=random
+done
+run "bfs lc on karate, 2 GPUs" -p "$P/dgx1-v100x2.json" -w bfs-tasks --arg parts=4 \
+  --arg "input=$2/../shared/data/karate.mtx" --set runtime.locality=random
+
 # T-XFER-1: STREAM's counts, N = 2,000,000, T = 2^18 (nt = 8), NTIMES = 10.
 for g in 1 2 4 8; do
   for cache in true false; do

@@ -37,6 +37,7 @@ const NodeAppEntry& find_node_app(const std::string& name); // ConfigError with 
 
 // The registered apps (each file's factory).
 NodeAppEntry stream_tasks_entry();
+NodeAppEntry bfs_tasks_entry();
 NodeAppEntry gups_tasks_entry();
 NodeAppEntry lc_semantics_entry();
 

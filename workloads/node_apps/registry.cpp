@@ -5,8 +5,8 @@
 namespace tlmgpu {
 
 const std::vector<NodeAppEntry>& node_app_registry() {
-  static const std::vector<NodeAppEntry> apps = {gups_tasks_entry(), lc_semantics_entry(),
-                                                 stream_tasks_entry()};
+  static const std::vector<NodeAppEntry> apps = {bfs_tasks_entry(), gups_tasks_entry(),
+                                                 lc_semantics_entry(), stream_tasks_entry()};
   return apps;
 }
 
