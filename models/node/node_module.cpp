@@ -22,4 +22,10 @@ NodeModule::NodeModule(sc_module_name n, const NodeRuntimeSpec& spec, uint32_t g
   host_ = std::make_unique<NodeHostModule>("host", *rt_, spec.host, used, stats_);
 }
 
+void NodeModule::attach_trace(TraceWriter& t, const std::string& name) {
+  t.process(0, name);
+  for (auto& s : streams_)
+    s->attach_trace(t, 0);
+}
+
 } // namespace tlmgpu

@@ -23,6 +23,8 @@ public:
   rt::Runtime& runtime() { return *rt_; }
   NodeHostModule& host() { return *host_; }
   FabricModule& fabric() { return *fabric_; }
+  // The streams' operations as spans, one track per GPU (tlmgpu run --trace).
+  void attach_trace(TraceWriter& t, const std::string& name);
 
 private:
   StatGroup stats_;

@@ -17,6 +17,12 @@ StreamEngineModule::StreamEngineModule(sc_module_name n, uint32_t gpu, const Gpu
   SC_THREAD(run);
 }
 
+void StreamEngineModule::attach_trace(TraceWriter& t, uint32_t pid) {
+  trace_ = &t;
+  pid_ = pid;
+  tid_ = t.track(pid, "gpu_" + std::to_string(gpu_) + " stream");
+}
+
 void StreamEngineModule::push(rt::StreamOp op) {
   ops_.push_back(std::move(op));
   added_.notify(SC_ZERO_TIME);
@@ -77,6 +83,9 @@ void StreamEngineModule::run() {
     else if (op.kind != rt::OpKind::Callback)
       copy_ps_ += spent;
     ++ops_run_;
+    if (trace_)
+      trace_->span(pid_, tid_, std::string(rt::to_string(op.kind)) + " " + rt::to_string(op.cause),
+                   t0, sc_time_stamp(), {{"bytes", op.bytes}, {"peer", op.peer}});
     if (op.effect) op.effect();
     busy_ = false;
     if (progress) progress->notify(SC_ZERO_TIME);

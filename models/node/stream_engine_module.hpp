@@ -7,6 +7,7 @@
 #include "models/fabric/fabric_module.hpp"
 #include "models/runtime/runtime_spec.hpp"
 #include "models/runtime/task.hpp"
+#include "tlmgpu/sim/trace.hpp"
 #include "tlmgpu/stats.hpp"
 
 #include <systemc>
@@ -27,6 +28,8 @@ public:
   const sc_core::sc_event& drained() const { return drained_; }
   // Notified after every operation's effect (the host's workers wait on it).
   sc_core::sc_event* progress = nullptr;
+  // A span per operation on this stream's track of the run's trace, if any.
+  void attach_trace(TraceWriter& t, uint32_t pid);
 
 private:
   void run();
@@ -39,6 +42,8 @@ private:
   sc_core::sc_event added_, drained_;
   StatGroup stats_;
   Counter &ops_run_, &busy_ps_, &copy_ps_, &kernel_ps_;
+  TraceWriter* trace_ = nullptr;
+  uint32_t pid_ = 0, tid_ = 0;
 };
 
 } // namespace tlmgpu

@@ -30,6 +30,8 @@ int run_runtime_node(const RunOptions& o, std::ostream& out) {
   NodeModule module("node", node.runtime, uint32_t(node.gpus.size()), o.seed,
                     o.timing != TimingMode::AT, run.stats);
   module.host().program = [&app](NodeDriver& d) { app->program(d); };
+  std::unique_ptr<TraceWriter> trace = open_trace(o, dir, node.gpus[0]);
+  if (trace) module.attach_trace(*trace, node.name + " (runtime node)");
 
   const auto t0 = std::chrono::steady_clock::now();
   simulate();
@@ -58,6 +60,7 @@ int run_runtime_node(const RunOptions& o, std::ostream& out) {
   stats["metrics"] = metrics;
   run.stats.dump(stats["total"], StatView::Total, true);
   write_json(dir, "stats.json", stats);
+  if (trace) trace->finish();
 
   nlohmann::json config;
   config["tlmgpu_version"] = TLMGPU_VERSION;
