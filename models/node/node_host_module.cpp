@@ -69,6 +69,7 @@ bool NodeHostModule::launch_gpu_task(uint32_t w) {
   const auto t = rt_.next_gpu_task(w);
   if (!t) return false;
   const int g = rt_.find_gpu(*t);
+  if (!rt_.impossible().empty()) return false; // dropped; the run ends and reports it
   if (g < 0) {
     rt_.retry_later(w, *t);
     return false;
@@ -162,7 +163,7 @@ bool NodeHostModule::write_back_evictions() {
 }
 
 void NodeHostModule::worker(uint32_t w) {
-  for (;;) {
+  while (rt_.impossible().empty()) {
     bool worked = write_back_evictions();
     worked = launch_gpu_task(w) || worked;
     worked = run_cpu_task(w) || worked;

@@ -155,6 +155,13 @@ int Runtime::locality_choice(const Task& t) {
 int Runtime::find_gpu(TaskId id) {
   Task& t = tasks_[id];
   const uint64_t n = need(t);
+  if (n > capacity_) {
+    impossible_ = "task '" + t.spec.name + "' needs " + std::to_string(n) +
+                  " bytes of device memory (its blocks, LC ones twice, and its closure), more "
+                  "than a GPU's " +
+                  std::to_string(capacity_) + " (gpu_time.capacity_mib, runtime.max_memory_mib)";
+    return -1;
+  }
   const int forced = locality_choice(t);
   int g = forced;
   if (g >= 0) {

@@ -68,6 +68,9 @@ public:
   uint64_t available(uint32_t gpu) const { return avail_[gpu]; }
   const GpuDirectory& directory(uint32_t gpu) const { return *dirs_[gpu]; }
   RuntimeStats& stats() { return stats_; }
+  // A task that can never run (it needs more than a GPU's whole budget): the
+  // executor stops and the run reports this as a configuration error.
+  const std::string& impossible() const { return impossible_; }
   // True when a finished task or freed memory may let a waiting worker on.
   bool take_progress() { return std::exchange(progress_, false); }
 
@@ -104,6 +107,7 @@ private:
   uint64_t stamp_ = 0, round_robin_ = 0;
   int gc_request_ = -1;
   bool progress_ = false;
+  std::string impossible_;
   RuntimeStats stats_;
 };
 

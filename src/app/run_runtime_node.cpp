@@ -37,6 +37,8 @@ int run_runtime_node(const RunOptions& o, std::ostream& out) {
   simulate();
   const double host_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!module.runtime().impossible().empty())
+    throw ConfigError(node.name + ": " + module.runtime().impossible());
   if (!module.host().finished())
     throw SimError("the node's program did not finish (deadlock: no event left; a task that "
                    "never fits a GPU, or a wait for a task that never runs)");

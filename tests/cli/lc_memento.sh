@@ -140,4 +140,7 @@ printf '{"extends": "%s", "node": {"host": {"workers": 0}}}\n' "$P/dgx1-v100x8.j
   >"$TMP/bad-workers.json"
 expect_error "zero workers" 2 "host.workers" "out of range" -- \
   run -p "$TMP/bad-workers.json" -w stream-tasks --out "$TMP/e"
+expect_error "a task larger than a GPU's budget" 2 "needs" "runtime.max_memory_mib" -- \
+  run -p "$P/dgx1-v100x2.json" -w stream-tasks --arg tile=1048576 --set runtime.max_memory_mib=4 \
+  --out "$TMP/e"
 finish lc_memento
