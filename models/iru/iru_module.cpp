@@ -38,6 +38,17 @@ Addr IruControl::window(uint32_t p) const {
   return parts_[p]->window();
 }
 
+IruDevice IruControl::device() const {
+  // The factory puts partition p's window at device_base + p * window bytes.
+  const Addr w0 = window(0);
+  return {w0, uint32_t(partitions_ > 1 ? window(1) - w0 : 0), partitions_, ctx_.net.line_bytes};
+}
+
+bool configure_iru(SimContext& ctx, const IruConfig& c, const DeviceMemory& mem) {
+  IruControl* iru = IruControl::of(ctx);
+  return iru && iru->configure(c, mem);
+}
+
 uint64_t IruControl::idle_mask() const {
   uint64_t m = ~0ull;
   for (uint32_t p = 0; p < partitions_ && p < 64; ++p)

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "models/iru/iru_core.hpp"
+#include "models/iru/iru_kernel.hpp"
 #include "models/iru/iru_layout.hpp"
 #include "models/iru/iru_spec.hpp"
 #include "tlmgpu/device_memory.hpp"
@@ -49,6 +50,8 @@ public:
   bool configure(const IruConfig& c, const DeviceMemory& mem);
   // Partition p's device window, where warps send their load_iru requests.
   Addr window(uint32_t p) const;
+  // What a kernel needs for load_iru (iru_kernel.hpp): the windows.
+  IruDevice device() const;
   // Elements not handed out and not merged away (0 once a kernel took all).
   uint64_t remaining() const { return core_.remaining(); }
 
@@ -169,6 +172,10 @@ private:
   Average &wait_, &blocks_;
   Histogram& ring_fill_;
 };
+
+// configure_iru (thesis Fig. 5.7) from a host program: false if the
+// platform places no IRU or iru.enabled is false (run the GPU-only version).
+bool configure_iru(SimContext& ctx, const IruConfig& c, const DeviceMemory& mem);
 
 // The block type `iru` (iru_blocks.cpp).
 BlockType iru_block_type();
