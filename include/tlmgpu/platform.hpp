@@ -10,6 +10,7 @@
 #include "models/atomic_buffer/atomic_buffer_spec.hpp"
 #include "models/dram/dram_spec.hpp"
 #include "models/energy/energy_spec.hpp"
+#include "models/iru/iru_spec.hpp"
 #include "models/l1/l1_spec.hpp"
 #include "models/l2/l2_spec.hpp"
 #include "models/lab/lab_spec.hpp"
@@ -67,6 +68,7 @@ struct PlatformSpec {
   AddressMapSpec address_map;
   MmioSpec mmio;
   ScuSpec scu; // stream compaction unit, when the topology places one (models/scu)
+  IruSpec iru; // irregular-access reorder unit partitions, when placed (models/iru)
   EnergySpec energy;
   JitterSpec jitter; // non-determinism injection, off by default (jitter.hpp)
   // Which blocks exist and how they are bound: structure, not parameters, so
@@ -89,6 +91,7 @@ struct PlatformSpec {
     v.group("address_map", address_map);
     v.group("mmio", mmio);
     v.group("scu", scu);
+    v.group("iru", iru);
     v.group("energy", energy);
     v.group("jitter", jitter);
   }

@@ -7,6 +7,8 @@
 #include "models/atomic_buffer/dab_module.hpp"
 #include "models/atomic_buffer/dab_reorder_module.hpp"
 #include "models/dram/dram_module.hpp"
+#include "models/iru/iru_module.hpp"
+#include "models/join/join_module.hpp"
 #include "models/l2/l2_module.hpp"
 #include "models/lab/lab_module.hpp"
 #include "models/mmio/mmio_regs_module.hpp"
@@ -143,6 +145,8 @@ void register_gpu_blocks() {
       register_block(std::move(b));
     }
     register_block(scu_block_type());
+    register_block(iru_block_type());
+    register_block(join_block_type());
     // Built-in memory-path stages (explicit: static self-registration would
     // be dropped by the linker from a static library).
     register_stage(probe_stage_type());

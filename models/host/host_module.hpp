@@ -42,6 +42,9 @@ public:
   void launch(KernelLaunch k) { gpu_.launch(std::move(k)); }
   void synchronize() { gpu_.synchronize(); }
   GpuModule& gpu() { return gpu_; }
+  // The device this host program drives: for the units it programs beside
+  // kernels (ScuModule::of, IruControl::of).
+  SimContext& context() { return ctx_; }
 
 private:
   void run();

@@ -113,6 +113,7 @@ void PlatformSpec::derive() {
   lab.derive();
   dab.derive();
   jitter.derive();
+  iru.derive();
   if (dab.enabled() && sm.cta_placement != "deterministic")
     throw ConfigError("dab.level = " + dab.level +
                       " needs sm.cta_placement = deterministic: the warps sharing a buffer, and "

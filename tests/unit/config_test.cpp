@@ -310,7 +310,7 @@ TEST_CASE("config: describe rows and blocks", "[config]") {
   CHECK(has_ways);
   CHECK(block_names() == std::vector<std::string>{"sim", "sm", "l1", "lab", "dab", "shared_mem",
                                                   "xbar", "l2", "dram", "address_map", "mmio",
-                                                  "scu", "energy", "jitter"});
+                                                  "scu", "iru", "energy", "jitter"});
   for (const std::string& b : block_names())
     CHECK_FALSE(describe_block(b).empty());
   CHECK_THAT(error_of([] { describe_block("l3"); }),
