@@ -52,7 +52,6 @@ public:
   // bytes / narrowest + latencies, as the chunks would take it.
   Picos alone(const Path& path, uint64_t bytes) const;
 
-  Picos hop_time(const Hop& h, uint64_t bytes) const { return duration({h}, bytes); }
   const FabricSpec& spec() const { return spec_; }
   size_t links() const { return spec_.links.size(); }
   const Direction& direction(uint32_t link, bool forward) const {

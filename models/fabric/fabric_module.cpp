@@ -12,36 +12,28 @@ Picos now_ps() {
 }
 } // namespace
 
-LinkModule::LinkModule(sc_module_name n, const LinkSpec& spec, StatGroup& parent)
-    : sc_module(n), stats_(parent, spec.name) {
-  const std::string dir[2] = {spec.a + " -> " + spec.b, spec.b + " -> " + spec.a};
-  const char* tag[2] = {"fwd", "rev"};
-  for (int d = 0; d < 2; ++d) {
-    const std::string t = tag[d];
-    bytes_[d] = &stats_.counter(t + "_bytes", "bytes", "bytes moved " + dir[d]);
-    chunks_[d] = &stats_.counter(t + "_chunks", "chunks", "chunks moved " + dir[d]);
-    busy_ps_[d] = &stats_.counter(t + "_busy_ps", "ps", "time the link was busy " + dir[d]);
-    queued_ps_[d] =
-        &stats_.counter(t + "_queued_ps", "ps", "time chunks waited for this link " + dir[d]);
+// The link's statistics are views of the core's per-direction accounts
+// (kept once, by FabricCore::reserve), not a second count per chunk.
+LinkModule::LinkModule(sc_module_name n, const FabricCore& core, uint32_t link, StatGroup& parent)
+    : sc_module(n), stats_(parent, core.spec().links[link].name) {
+  const LinkSpec& spec = core.spec().links[link];
+  for (bool fwd : {true, false}) {
+    const std::string t = fwd ? "fwd" : "rev";
+    const std::string dir = fwd ? spec.a + " -> " + spec.b : spec.b + " -> " + spec.a;
+    const FabricCore::Direction* d = &core.direction(link, fwd);
+    stats_.formula(t + "_bytes", "bytes", "bytes moved " + dir,
+                   [d](StatView) { return double(d->bytes); });
+    stats_.formula(t + "_chunks", "chunks", "chunks moved " + dir,
+                   [d](StatView) { return double(d->chunks); });
+    stats_.formula(t + "_busy_ps", "ps", "time the link was busy " + dir,
+                   [d](StatView) { return double(d->busy); });
+    stats_.formula(t + "_queued_ps", "ps", "time chunks waited for this link " + dir,
+                   [d](StatView) { return double(d->queued); });
+    stats_.formula(t + "_utilization", "", dir + ": busy / simulated time", [d](StatView) {
+      const double now = sc_time_stamp().to_seconds() * 1e12;
+      return now > 0 ? double(d->busy) / now : 0.0;
+    });
   }
-  stats_.formula("fwd_utilization", "", spec.a + " -> " + spec.b + ": busy / simulated time",
-                 [this](const StatView&) {
-                   const double t = sc_time_stamp().to_seconds() * 1e12;
-                   return t > 0 ? double(busy_ps_[0]->value()) / t : 0.0;
-                 });
-  stats_.formula("rev_utilization", "", spec.b + " -> " + spec.a + ": busy / simulated time",
-                 [this](const StatView&) {
-                   const double t = sc_time_stamp().to_seconds() * 1e12;
-                   return t > 0 ? double(busy_ps_[1]->value()) / t : 0.0;
-                 });
-}
-
-void LinkModule::account(bool forward, uint64_t bytes, Picos busy, Picos queued) {
-  const int d = forward ? 0 : 1;
-  *bytes_[d] += bytes;
-  ++*chunks_[d];
-  *busy_ps_[d] += busy;
-  *queued_ps_[d] += queued;
 }
 
 FabricModule::FabricModule(sc_module_name n, const FabricSpec& spec, uint32_t gpus,
@@ -51,8 +43,8 @@ FabricModule::FabricModule(sc_module_name n, const FabricSpec& spec, uint32_t gp
       staged_(stats_.counter("staged_peer_copies", "copies",
                              "peer copies between GPUs without NVLink, staged through the host")) {
   in.register_b_transport(this, &FabricModule::b_transport);
-  for (const LinkSpec& l : spec.links)
-    links_.push_back(std::make_unique<LinkModule>(l.name.c_str(), l, stats_));
+  for (uint32_t l = 0; l < spec.links.size(); ++l)
+    links_.push_back(std::make_unique<LinkModule>(spec.links[l].name.c_str(), core_, l, stats_));
 }
 
 void FabricModule::move(const FabricCore::Path& path, uint64_t bytes) {
@@ -62,15 +54,7 @@ void FabricModule::move(const FabricCore::Path& path, uint64_t bytes) {
   do {
     const uint64_t b = std::min(left, chunk);
     const Picos ready = now_ps();
-    std::vector<Picos> queued_before;
-    for (const FabricCore::Hop& h : path)
-      queued_before.push_back(core_.direction(h.link, h.forward).queued);
     const FabricCore::Slot s = core_.reserve(path, b, ready);
-    for (size_t k = 0; k < path.size(); ++k) {
-      const FabricCore::Hop& h = path[k];
-      links_[h.link]->account(h.forward, b, core_.hop_time(h, b),
-                              core_.direction(h.link, h.forward).queued - queued_before[k]);
-    }
     arrive = s.arrive;
     left -= b;
     // the next chunk is reserved when this one has left the narrowest hop

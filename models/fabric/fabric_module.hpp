@@ -36,12 +36,10 @@ struct FabricTransfer : tlm::tlm_extension<FabricTransfer> {
 
 class LinkModule : public sc_core::sc_module {
 public:
-  LinkModule(sc_core::sc_module_name n, const LinkSpec& spec, StatGroup& parent);
-  void account(bool forward, uint64_t bytes, Picos busy, Picos queued);
+  LinkModule(sc_core::sc_module_name n, const FabricCore& core, uint32_t link, StatGroup& parent);
 
 private:
   StatGroup stats_;
-  Counter *bytes_[2], *chunks_[2], *busy_ps_[2], *queued_ps_[2];
 };
 
 class FabricModule : public sc_core::sc_module {

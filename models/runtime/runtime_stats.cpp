@@ -56,8 +56,14 @@ void RuntimeStats::count(const StreamOp& op) {
   case OpKind::D2H:
     ++g.d2h;
     g.d2h_bytes += op.bytes;
-    if (op.cause == Cause::WriteBack) ++g.writebacks, g.writeback_bytes += op.bytes;
-    if (op.cause == Cause::Evict) ++g.eviction_merges, g.eviction_bytes += op.bytes;
+    if (op.cause == Cause::WriteBack) {
+      ++g.writebacks;
+      g.writeback_bytes += op.bytes;
+    }
+    if (op.cause == Cause::Evict) {
+      ++g.eviction_merges;
+      g.eviction_bytes += op.bytes;
+    }
     if (op.cause == Cause::Sync) g.sync_bytes += op.bytes;
     return;
   case OpKind::P2P:

@@ -128,9 +128,7 @@ NodeRuntimeSpec read_runtime(const json& node, const std::vector<std::string>& s
   }
   NodeRuntimeSpec spec;
   spec.fabric = read_fabric(fabric, file);
-  json groups = doc;
-  // the reader names keys from the top ("runtime.gpus"); say they are node.*
-  Reader reader(&groups, "", origins);
+  Reader reader(&doc, "", origins);
   spec.visit(reader);
   reader.finish();
   return spec;
