@@ -14,15 +14,6 @@ trap 'rm -rf "$TMP"' EXIT
 source "$2/tests/cli/lib/checks.sh"
 P="$(cd "$2" && pwd)/platforms"
 
-run() { # name, args...: the run exits 0 (its check passed)
-  local name=$1
-  shift
-  "$T" run "$@" --quiet --out "$TMP/o" >"$TMP/log" 2>&1
-  local rc=$?
-  [[ $rc -eq 0 ]] || head -c 400 "$TMP/log"
-  check "$name (exit $rc)" "$([[ $rc -eq 0 ]]; echo $?)"
-}
-
 # sums a counter of node.uvm.gpu_* in the last run's stats.json
 uvm_sum() {
   python3 - "$TMP/o/stats.json" "$1" <<'PY'
@@ -36,7 +27,7 @@ PY
 # pages per array, each migrates once from the host in iteration 0; per
 # tile the copy kernel faults on a and c, scale on b.
 for g in 1 2 4 8; do
-  run "stream uvm on $g GPUs" -p "$P/dgx1-v100x$g.json" -w stream-tasks --arg version=uvm \
+  run_passes "stream uvm on $g GPUs" -p "$P/dgx1-v100x$g.json" -w stream-tasks --arg version=uvm \
     --arg tile=262144 --arg data=none
   python3 - "$TMP/o/stats.json" <<'PY'
 import json, math, sys
@@ -60,40 +51,40 @@ done
 # Tiles of 1000 doubles share pages with their neighbours: on one GPU
 # nothing moves after the first touch, on two the shared pages thrash.
 S="--arg version=uvm --arg n=100000 --arg tile=1000 --arg ntimes=3 --arg data=real"
-run "stream uvm, unaligned tiles, 1 GPU (values checked)" -p "$P/dgx1-v100x1.json" \
+run_passes "stream uvm, unaligned tiles, 1 GPU (values checked)" -p "$P/dgx1-v100x1.json" \
   -w stream-tasks $S
 [[ $(uvm_sum from_peer) -eq 0 ]]
 check "one GPU: no page moves between GPUs" $?
-run "stream uvm, unaligned tiles, 2 GPUs (values checked)" -p "$P/dgx1-v100x2.json" \
+run_passes "stream uvm, unaligned tiles, 2 GPUs (values checked)" -p "$P/dgx1-v100x2.json" \
   -w stream-tasks $S
 [[ $(uvm_sum from_peer) -gt 0 ]]
 check "two GPUs: pages shared by their tiles thrash" $?
-run "stream uvm, paper size on 8 GPUs (values checked)" -p "$P/dgx1-v100x8.json" \
+run_passes "stream uvm, paper size on 8 GPUs (values checked)" -p "$P/dgx1-v100x8.json" \
   -w stream-tasks --arg version=uvm --arg ntimes=3
 
 # GUPS: the table equals the serial reference; a 128 KiB table (32 pages)
 # is all touched by 50,000 updates, so one GPU faults each page once.
 G="--arg version=uvm --arg threads=64 --arg table=16384 --arg updates=50000"
-run "gups uvm exact on 1 GPU" -p "$P/dgx1-v100x1.json" -w gups-tasks $G
+run_passes "gups uvm exact on 1 GPU" -p "$P/dgx1-v100x1.json" -w gups-tasks $G
 [[ $(uvm_sum faults) -eq 32 && $(uvm_sum from_peer) -eq 0 ]]
 check "gups uvm on 1 GPU: each of the 32 pages faults once" $?
 for g in 2 8; do
-  run "gups uvm exact on $g GPUs" -p "$P/dgx1-v100x$g.json" -w gups-tasks $G
+  run_passes "gups uvm exact on $g GPUs" -p "$P/dgx1-v100x$g.json" -w gups-tasks $G
   [[ $(uvm_sum from_peer) -gt 0 ]]
   check "gups uvm on $g GPUs: the table's pages thrash between GPUs" $?
 done
-run "gups uvm exact, sampled 1 in 4" -p "$P/dgx1-v100x1.json" -w gups-tasks $G --arg sample=4
+run_passes "gups uvm exact, sampled 1 in 4" -p "$P/dgx1-v100x1.json" -w gups-tasks $G --arg sample=4
 [[ $(uvm_sum faults) -eq 32 ]]
 check "gups uvm sampled: an entry's fault counts its 4 pages" $?
-run "gups uvm exact, 8 MiB table in 1 MiB per GPU (evictions)" -p "$P/dgx1-v100x2.json" \
+run_passes "gups uvm exact, 8 MiB table in 1 MiB per GPU (evictions)" -p "$P/dgx1-v100x2.json" \
   -w gups-tasks --arg version=uvm --arg threads=64 --arg table=1048576 --arg updates=20000 \
   --set gpu_time.capacity_mib=1
 [[ $(uvm_sum evicted) -gt 0 ]]
 check "gups uvm with 1 MiB per GPU evicted pages" $?
-run "gups uvm, shared fault service, at" -p "$P/dgx1-v100x4.json" -w gups-tasks $G \
+run_passes "gups uvm, shared fault service, at" -p "$P/dgx1-v100x4.json" -w gups-tasks $G \
   --set uvm.service=shared --timing at
 cp "$TMP/o/stats.json" "$TMP/g1.json"
-run "gups uvm again" -p "$P/dgx1-v100x4.json" -w gups-tasks $G --set uvm.service=shared \
+run_passes "gups uvm again" -p "$P/dgx1-v100x4.json" -w gups-tasks $G --set uvm.service=shared \
   --timing at
 cmp -s "$TMP/g1.json" "$TMP/o/stats.json"
 check "same seed, same inputs: identical stats.json" $?
