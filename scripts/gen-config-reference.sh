@@ -92,7 +92,8 @@ EOF
 A runtime node file (`platforms/dgx1-v100x8.json`; include/tlmgpu/node.hpp)
 has, under `"node"`, its GPUs (`gpus`), its links (`fabric`: points, host
 memories and links, models/fabric/README.md) and the groups below
-(`"host": {...}`, `"runtime": {...}`, `"gpu_time": {...}`); `--set
+(`"host": {...}`, `"runtime": {...}`, `"gpu_time": {...}`, `"uvm": {...}`,
+the managed memory of the programs' `version=uvm`); `--set
 runtime.gpus=4` and the like apply to the node, other keys to its GPUs'
 platforms.
 

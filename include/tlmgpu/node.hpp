@@ -9,11 +9,11 @@
 // untimed, each GPU running its own workload.
 //
 // A runtime node (seed-004, the LC-MEMENTO platform) adds "fabric" (points,
-// host memories and links), and optionally "host", "runtime" and "gpu_time"
-// parameter groups: its GPUs then run one task-runtime program together
+// host memories and links), and optionally "host", "runtime", "gpu_time"
+// and "uvm" parameter groups: its GPUs then run one task-runtime program together
 // (models/node, models/runtime, workloads/node_apps). A node file may
 // "extends" another (objects merge key by key, arrays are replaced); --set
-// keys under host., runtime., gpu_time. and fabric.chunk_bytes go to the
+// keys under host., runtime., gpu_time., uvm. and fabric.chunk_bytes go to the
 // node, the others to every GPU's platform.
 #pragma once
 

@@ -11,11 +11,16 @@
 
 namespace tlmgpu {
 
-inline double kernel_seconds(const GpuTimeSpec& s, const rt::KernelCost& c) {
+// The kernel's work without its launch (a managed-memory kernel's waves).
+inline double work_seconds(const GpuTimeSpec& s, const rt::KernelCost& c) {
   const double eff = std::min(s.eff_full, std::max<uint32_t>(c.block, 1) * s.eff_thread);
   const double mem = double(c.bytes) / (s.hbm_gbps * 1e9 * eff);
   const double compute = double(c.flops) / (s.peak_gflops * 1e9);
-  return s.launch_us * 1e-6 + std::max(mem, compute);
+  return std::max(mem, compute);
+}
+
+inline double kernel_seconds(const GpuTimeSpec& s, const rt::KernelCost& c) {
+  return s.launch_us * 1e-6 + work_seconds(s, c);
 }
 
 inline double memset_seconds(const GpuTimeSpec& s, uint64_t bytes) {

@@ -38,9 +38,23 @@ double NodeDriver::now_seconds() const {
   return sc_time_stamp().to_seconds();
 }
 
-NodeHostModule::NodeHostModule(sc_module_name n, rt::Runtime& rt, const NodeHostSpec& spec,
-                               std::vector<StreamEngineModule*> streams, StatGroup& parent)
-    : sc_module(n), rt_(rt), spec_(spec), streams_(std::move(streams)), stats_(parent, "host"),
+uvm::ManagedMemory& NodeDriver::uvm() {
+  return host_.uvm();
+}
+
+void NodeDriver::issue(uint32_t gpu, rt::StreamOp op) {
+  host_.issue(gpu, std::move(op));
+}
+
+void NodeDriver::synchronize(uint32_t gpu) {
+  host_.wait_stream(gpu);
+}
+
+NodeHostModule::NodeHostModule(sc_module_name n, rt::Runtime& rt, uvm::ManagedMemory& uvm,
+                               const NodeHostSpec& spec, std::vector<StreamEngineModule*> streams,
+                               StatGroup& parent)
+    : sc_module(n), rt_(rt), uvm_(uvm), spec_(spec), streams_(std::move(streams)),
+      stats_(parent, "host"),
       busy_ps_(stats_.counter("worker_busy_ps", "ps",
                               "worker time spent launching and running tasks, summed")),
       sync_ps_(stats_.counter("sync_ps", "ps", "worker time spent in LC syncs, summed")),
@@ -63,6 +77,13 @@ void NodeHostModule::wait_stream(uint32_t gpu) {
   while (!streams_[gpu]->idle())
     wait(streams_[gpu]->drained());
   hold(spec_.sync_us);
+}
+
+void NodeHostModule::issue(uint32_t gpu, rt::StreamOp op) {
+  op.gpu = gpu;
+  op.not_before_s = sc_time_stamp().to_seconds() + spec_.api_us * 1e-6;
+  streams_.at(gpu)->push(std::move(op));
+  hold(spec_.api_us);
 }
 
 bool NodeHostModule::launch_gpu_task(uint32_t w) {

@@ -10,6 +10,7 @@
 
 #include "models/node/stream_engine_module.hpp"
 #include "models/runtime/runtime.hpp"
+#include "models/uvm/managed_memory.hpp"
 
 #include <systemc>
 
@@ -34,17 +35,29 @@ public:
   void notify();
   double now_seconds() const;
 
+  // ---- programs on managed memory (models/uvm), without the task runtime
+  uvm::ManagedMemory& uvm();
+  // One CUDA call from this (the only) host thread: `op` goes onto GPU
+  // `gpu`'s stream, not before the call's host time has passed.
+  void issue(uint32_t gpu, rt::StreamOp op);
+  // cudaDeviceSynchronize: waits for GPU `gpu`'s stream to drain.
+  void synchronize(uint32_t gpu);
+
 private:
   NodeHostModule& host_;
 };
 
 class NodeHostModule : public sc_core::sc_module {
 public:
-  NodeHostModule(sc_core::sc_module_name n, rt::Runtime& rt, const NodeHostSpec& spec,
-                 std::vector<StreamEngineModule*> streams, StatGroup& parent);
+  NodeHostModule(sc_core::sc_module_name n, rt::Runtime& rt, uvm::ManagedMemory& uvm,
+                 const NodeHostSpec& spec, std::vector<StreamEngineModule*> streams,
+                 StatGroup& parent);
   std::function<void(NodeDriver&)> program; // set before the simulation starts
   bool finished() const { return finished_; }
   sc_core::sc_event& progress() { return progress_; }
+  uvm::ManagedMemory& uvm() { return uvm_; }
+  void issue(uint32_t gpu, rt::StreamOp op); // NodeDriver::issue, on the driver's thread
+  void wait_stream(uint32_t gpu);
 
 private:
   void driver();
@@ -57,10 +70,10 @@ private:
   bool collect(uint32_t gpu);
   bool write_back_evictions(); // true if there were any
 
-  void wait_stream(uint32_t gpu);
   void hold(double us) { wait(sc_core::sc_time(us, sc_core::SC_US)); }
 
   rt::Runtime& rt_;
+  uvm::ManagedMemory& uvm_;
   NodeHostSpec spec_;
   std::vector<StreamEngineModule*> streams_;
   sc_core::sc_event progress_;

@@ -11,6 +11,7 @@ NodeModule::NodeModule(sc_module_name n, const NodeRuntimeSpec& spec, uint32_t g
   rt_ = std::make_unique<rt::Runtime>(spec.runtime, gpus, capacity,
                                       uint32_t(spec.fabric.host_memory.size()), spec.host.workers,
                                       seed, stats_);
+  uvm_ = std::make_unique<uvm::ManagedMemory>(spec.uvm, rt_->gpus(), capacity, stats_);
   fabric_ = std::make_unique<FabricModule>("fabric", spec.fabric, gpus, whole_transfers, stats_);
   std::vector<StreamEngineModule*> used;
   for (uint32_t g = 0; g < rt_->gpus(); ++g) {
@@ -19,7 +20,7 @@ NodeModule::NodeModule(sc_module_name n, const NodeRuntimeSpec& spec, uint32_t g
     streams_.back()->fabric.bind(fabric_->in);
     used.push_back(streams_.back().get());
   }
-  host_ = std::make_unique<NodeHostModule>("host", *rt_, spec.host, used, stats_);
+  host_ = std::make_unique<NodeHostModule>("host", *rt_, *uvm_, spec.host, used, stats_);
 }
 
 void NodeModule::attach_trace(TraceWriter& t, const std::string& name) {

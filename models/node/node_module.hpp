@@ -21,6 +21,7 @@ public:
   NodeModule(sc_core::sc_module_name n, const NodeRuntimeSpec& spec, uint32_t gpus, uint64_t seed,
              bool whole_transfers, StatGroup& parent);
   rt::Runtime& runtime() { return *rt_; }
+  uvm::ManagedMemory& uvm() { return *uvm_; }
   NodeHostModule& host() { return *host_; }
   FabricModule& fabric() { return *fabric_; }
   // The streams' operations as spans, one track per GPU (tlmgpu run --trace).
@@ -29,6 +30,7 @@ public:
 private:
   StatGroup stats_;
   std::unique_ptr<rt::Runtime> rt_;
+  std::unique_ptr<uvm::ManagedMemory> uvm_;
   std::unique_ptr<FabricModule> fabric_;
   std::vector<std::unique_ptr<StreamEngineModule>> streams_;
   std::unique_ptr<NodeHostModule> host_;

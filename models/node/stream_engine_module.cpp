@@ -12,7 +12,11 @@ StreamEngineModule::StreamEngineModule(sc_module_name n, uint32_t gpu, const Gpu
       ops_run_(stats_.counter("ops", "ops", "stream operations run")),
       busy_ps_(stats_.counter("busy_ps", "ps", "time the stream was running an operation")),
       copy_ps_(stats_.counter("copy_ps", "ps", "time in copies (H2D, D2H, P2P)")),
-      kernel_ps_(stats_.counter("kernel_ps", "ps", "time in kernels and memsets")) {
+      kernel_ps_(stats_.counter("kernel_ps", "ps", "time in kernels and memsets")),
+      fault_ps_(stats_.counter("fault_ps", "ps",
+                               "managed-memory kernels: time stalled for fault batches")),
+      migrate_ps_(stats_.counter("migrate_ps", "ps",
+                                 "managed-memory kernels: time migrating pages (in kernel_ps)")) {
   SC_HAS_PROCESS(StreamEngineModule);
   SC_THREAD(run);
 }
@@ -28,15 +32,15 @@ void StreamEngineModule::push(rt::StreamOp op) {
   added_.notify(SC_ZERO_TIME);
 }
 
-void StreamEngineModule::copy(const rt::StreamOp& op) {
+void StreamEngineModule::copy(rt::OpKind kind, uint32_t peer, uint32_t memory, uint64_t bytes) {
   FabricTransfer x;
-  x.bytes = op.bytes;
-  x.memory = op.memory;
-  x.gpu = op.gpu;
-  x.peer = op.peer;
-  x.route = op.kind == rt::OpKind::H2D   ? FabricTransfer::Route::HostToGpu
-            : op.kind == rt::OpKind::D2H ? FabricTransfer::Route::GpuToHost
-                                         : FabricTransfer::Route::Peer;
+  x.bytes = bytes;
+  x.memory = memory;
+  x.gpu = gpu_;
+  x.peer = peer;
+  x.route = kind == rt::OpKind::H2D   ? FabricTransfer::Route::HostToGpu
+            : kind == rt::OpKind::D2H ? FabricTransfer::Route::GpuToHost
+                                      : FabricTransfer::Route::Peer;
   tlm::tlm_generic_payload t;
   t.set_command(tlm::TLM_IGNORE_COMMAND);
   t.set_data_length(0);
@@ -46,6 +50,26 @@ void StreamEngineModule::copy(const rt::StreamOp& op) {
   t.clear_extension(&x);
   if (t.get_response_status() != tlm::TLM_OK_RESPONSE)
     SC_REPORT_ERROR(name(), "the fabric refused a copy");
+}
+
+// A kernel on managed memory: its launch, then each wave's fault stall, its
+// page migrations over the fabric and its work; the source decides a wave's
+// faults when the wave starts, so the GPUs' waves see each other's
+// migrations in time order.
+void StreamEngineModule::managed_kernel(const rt::StreamOp& op) {
+  wait(sc_time(time_.launch_us, SC_US));
+  rt::Wave w;
+  while (op.waves(w, sc_time_stamp().to_seconds())) {
+    const sc_time t0 = sc_time_stamp();
+    if (w.stall_s > 0) wait(sc_time(w.stall_s, SC_SEC));
+    const sc_time t1 = sc_time_stamp();
+    for (const rt::Wave::Copy& c : w.copies)
+      copy(c.kind, c.peer, c.memory, c.bytes);
+    fault_ps_ += uint64_t((t1 - t0).to_seconds() * 1e12 + 0.5);
+    migrate_ps_ += uint64_t((sc_time_stamp() - t1).to_seconds() * 1e12 + 0.5);
+    wait(sc_time(work_seconds(time_, w.work), SC_SEC));
+    w = rt::Wave();
+  }
 }
 
 void StreamEngineModule::run() {
@@ -64,13 +88,16 @@ void StreamEngineModule::run() {
     case rt::OpKind::H2D:
     case rt::OpKind::D2H:
     case rt::OpKind::P2P:
-      copy(op);
+      copy(op.kind, op.peer, op.memory, op.bytes);
       break;
     case rt::OpKind::Memset:
       wait(sc_time(memset_seconds(time_, op.bytes), SC_SEC));
       break;
     case rt::OpKind::Kernel:
-      wait(sc_time(kernel_seconds(time_, op.cost), SC_SEC));
+      if (op.waves)
+        managed_kernel(op);
+      else
+        wait(sc_time(kernel_seconds(time_, op.cost), SC_SEC));
       break;
     case rt::OpKind::Callback:
       wait(sc_time(callback_us_, SC_US));

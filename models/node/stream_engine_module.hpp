@@ -1,7 +1,9 @@
 // One GPU of a node, as the runtime sees it (seed-004 §7.1): an in-order
 // stream engine that runs the runtime's operations one after another
 // (copies over the fabric, memsets, kernels on the kernel-time model, host
-// callbacks), and runs each operation's functional effect when it ends.
+// callbacks, kernels on managed memory wave by wave with their fault
+// stalls and page migrations), and runs each operation's functional effect
+// when it ends.
 #pragma once
 
 #include "models/fabric/fabric_module.hpp"
@@ -33,7 +35,8 @@ public:
 
 private:
   void run();
-  void copy(const rt::StreamOp& op);
+  void copy(rt::OpKind kind, uint32_t peer, uint32_t memory, uint64_t bytes);
+  void managed_kernel(const rt::StreamOp& op);
   uint32_t gpu_;
   GpuTimeSpec time_;
   double callback_us_;
@@ -41,7 +44,7 @@ private:
   bool busy_ = false;
   sc_core::sc_event added_, drained_;
   StatGroup stats_;
-  Counter &ops_run_, &busy_ps_, &copy_ps_, &kernel_ps_;
+  Counter &ops_run_, &busy_ps_, &copy_ps_, &kernel_ps_, &fault_ps_, &migrate_ps_;
   TraceWriter* trace_ = nullptr;
   uint32_t pid_ = 0, tid_ = 0;
 };

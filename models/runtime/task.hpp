@@ -46,6 +46,24 @@ enum class Cause { Miss, Closure, WriteBack, Evict, Sync, Merge, Task, Callback 
 const char* to_string(OpKind k);
 const char* to_string(Cause c);
 
+// One wave of a kernel on managed memory (models/uvm): the stall for its
+// fault batches, the copies that write evicted pages back (D2H) and migrate
+// its pages in (H2D from the host, P2P from the GPU that held them), then
+// its work (and that of the fault-free waves after it).
+struct Wave {
+  struct Copy {
+    OpKind kind;
+    uint32_t peer = 0, memory = 0;
+    uint64_t bytes = 0;
+  };
+  KernelCost work;
+  double stall_s = 0;
+  std::vector<Copy> copies;
+};
+// Called when a wave starts, at simulated time `now_s`; false when the
+// kernel has no wave left.
+using WaveSource = std::function<bool(Wave&, double now_s)>;
+
 // One operation on a GPU's in-order stream. The executor times it (fabric,
 // kernel-time model) and runs `effect`, the functional part, when it ends.
 struct StreamOp {
@@ -58,6 +76,9 @@ struct StreamOp {
   KernelCost cost; // Kernel
   std::function<void()> effect;
   double not_before_s = 0; // the host has issued it by then (set by the executor)
+  // A kernel on managed memory: its launch, then wave after wave (`cost`
+  // unused). Last, so the positional initialisers above stay valid.
+  WaveSource waves = nullptr;
 };
 
 } // namespace tlmgpu::rt

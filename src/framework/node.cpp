@@ -28,7 +28,7 @@ void only(const json& obj, const std::vector<std::string>& keys, const std::stri
 }
 
 bool is_node_key(const std::string& assignment) {
-  for (const char* g : {"host.", "runtime.", "gpu_time.", "fabric."})
+  for (const char* g : {"host.", "runtime.", "gpu_time.", "uvm.", "fabric."})
     if (assignment.rfind(g, 0) == 0) return true;
   return false;
 }
@@ -91,13 +91,13 @@ FabricSpec read_fabric(const json& f, const std::string& file) {
   return spec;
 }
 
-// The groups host, runtime and gpu_time with the node's --sets applied, read
+// The groups host, runtime, gpu_time and uvm with the node's --sets applied, read
 // by the platform reader (strict keys, types and ranges).
 NodeRuntimeSpec read_runtime(const json& node, const std::vector<std::string>& sets,
                              const std::string& file) {
   using namespace config_detail;
   json doc = json::object();
-  for (const char* g : {"host", "runtime", "gpu_time"})
+  for (const char* g : {"host", "runtime", "gpu_time", "uvm"})
     if (node.contains(g)) doc[g] = node[g];
   json fabric = node["fabric"];
   Origins origins;
@@ -180,7 +180,7 @@ NodeSpec load_node(const std::string& path, const std::vector<std::string>& all_
   n.description = doc.value("description", "");
   const json& node = doc["node"];
   if (!node.is_object()) throw ConfigError(path + ": node: expected an object with \"gpus\"");
-  only(node, {"gpus", "fabric", "host", "runtime", "gpu_time"}, path, "node.");
+  only(node, {"gpus", "fabric", "host", "runtime", "gpu_time", "uvm"}, path, "node.");
   std::vector<std::string> sets;
   if (node.contains("fabric")) {
     std::vector<std::string> node_sets;
@@ -189,7 +189,7 @@ NodeSpec load_node(const std::string& path, const std::vector<std::string>& all_
     n.runtime_node = true;
     n.runtime = read_runtime(node, node_sets, path);
   } else {
-    for (const char* k : {"host", "runtime", "gpu_time"})
+    for (const char* k : {"host", "runtime", "gpu_time", "uvm"})
       if (node.contains(k))
         throw ConfigError(path + ": node." + k + ": only a node with a \"fabric\" runs the " +
                           "task runtime");

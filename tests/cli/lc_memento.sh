@@ -15,25 +15,16 @@ trap 'rm -rf "$TMP"' EXIT
 source "$2/tests/cli/lib/checks.sh"
 P="$(cd "$2" && pwd)/platforms"
 
-run() { # name, args...: the run exits 0 (its check passed)
-  local name=$1
-  shift
-  "$T" run "$@" --quiet --out "$TMP/o" >"$TMP/log" 2>&1
-  local rc=$?
-  [[ $rc -eq 0 ]] || head -c 400 "$TMP/log"
-  check "$name (exit $rc)" "$([[ $rc -eq 0 ]]; echo $?)"
-}
-
 # T-LC-1..5: each scenario checks its own expectation.
 for t in min latest copy add stale once; do
   for sync in tree host_serial; do
-    run "lc-semantics $t, $sync" -p "$P/dgx1-v100x8.json" -w lc-semantics --arg test=$t \
+    run_passes "lc-semantics $t, $sync" -p "$P/dgx1-v100x8.json" -w lc-semantics --arg test=$t \
       --set runtime.lc_sync=$sync
   done
 done
-run "stale read impossible under strict" -p "$P/dgx1-v100x8.json" -w lc-semantics \
+run_passes "stale read impossible under strict" -p "$P/dgx1-v100x8.json" -w lc-semantics \
   --arg test=stale --arg type=write
-run "add exact with forced evictions" -p "$P/dgx1-v100x4.json" -w lc-semantics --arg test=add \
+run_passes "add exact with forced evictions" -p "$P/dgx1-v100x4.json" -w lc-semantics --arg test=add \
   --arg rounds=5 --arg cells=100000 --set runtime.max_memory_mib=1
 python3 - "$TMP/o/stats.json" <<'PY'
 import json, sys
@@ -41,7 +32,7 @@ r = json.load(open(sys.argv[1]))["total"]["node"]["runtime"]
 sys.exit(0 if r["lc_eviction_merges"]["value"] > 0 else 1)
 PY
 check "the forced-eviction run evicted and merged LC copies" $?
-run "exactly once: a sweep after the sync merges nothing again" -p "$P/dgx1-v100x8.json" \
+run_passes "exactly once: a sweep after the sync merges nothing again" -p "$P/dgx1-v100x8.json" \
   -w lc-semantics --arg test=once --set runtime.gc=pre_edt
 
 # The timeline: a span per stream operation, one track per GPU.
@@ -61,36 +52,36 @@ check "trace: stream operations on one track per GPU" $?
 # GUPS: exact on 1..8 GPUs, several steps per GPU.
 G="--arg threads=64 --arg per_thread=16 --arg table=16384 --arg updates=50000"
 for g in 1 2 4 8; do
-  run "gups exact on $g GPUs" -p "$P/dgx1-v100x$g.json" -w gups-tasks $G
+  run_passes "gups exact on $g GPUs" -p "$P/dgx1-v100x$g.json" -w gups-tasks $G
 done
-run "gups exact, random placement" -p "$P/dgx1-v100x8.json" -w gups-tasks $G \
+run_passes "gups exact, random placement" -p "$P/dgx1-v100x8.json" -w gups-tasks $G \
   --set runtime.locality=random
-run "gups exact, random placement, 1 MiB per GPU (evictions)" -p "$P/dgx1-v100x4.json" \
+run_passes "gups exact, random placement, 1 MiB per GPU (evictions)" -p "$P/dgx1-v100x4.json" \
   -w gups-tasks $G --set runtime.locality=random --set runtime.max_memory_mib=1
-run "gups exact, strict tiles" -p "$P/dgx1-v100x4.json" -w gups-tasks $G --arg type=write
-run "gups exact, at" -p "$P/dgx1-v100x8.json" -w gups-tasks $G --timing at
+run_passes "gups exact, strict tiles" -p "$P/dgx1-v100x4.json" -w gups-tasks $G --arg type=write
+run_passes "gups exact, at" -p "$P/dgx1-v100x8.json" -w gups-tasks $G --timing at
 cp "$TMP/o/stats.json" "$TMP/g1.json"
-run "gups again" -p "$P/dgx1-v100x8.json" -w gups-tasks $G --timing at
+run_passes "gups again" -p "$P/dgx1-v100x8.json" -w gups-tasks $G --timing at
 cmp -s "$TMP/g1.json" "$TMP/o/stats.json"
 check "same seed, same inputs: identical stats.json" $?
 
 # BFS: the levels equal a serial BFS for both variants, with stale LC copies
 # (random placement) and several sync periods; LC re-expands vertices.
 B="--arg input=gen:rmat?scale=10&ef=16&seed=3"
-run "bfs partition" -p "$P/dgx1-v100x8.json" -w bfs-tasks $B --arg variant=partition
+run_passes "bfs partition" -p "$P/dgx1-v100x8.json" -w bfs-tasks $B --arg variant=partition
 python3 -c "import json,sys; sys.exit(0 if json.load(open('$TMP/o/stats.json'))['metrics']['expansions'] > 0 else 1)"
 check "bfs partition expanded vertices" $?
 for k in 1 2 3; do
-  run "bfs lc k=$k, random placement" -p "$P/dgx1-v100x8.json" -w bfs-tasks $B --arg k=$k \
+  run_passes "bfs lc k=$k, random placement" -p "$P/dgx1-v100x8.json" -w bfs-tasks $B --arg k=$k \
     --set runtime.locality=random
 done
-run "bfs lc on karate, 2 GPUs" -p "$P/dgx1-v100x2.json" -w bfs-tasks --arg parts=4 \
+run_passes "bfs lc on karate, 2 GPUs" -p "$P/dgx1-v100x2.json" -w bfs-tasks --arg parts=4 \
   --arg "input=$2/../shared/data/karate.mtx" --set runtime.locality=random
 
 # T-XFER-1: STREAM's counts, N = 2,000,000, T = 2^18 (nt = 8), NTIMES = 10.
 for g in 1 2 4 8; do
   for cache in true false; do
-    run "stream-tasks on $g GPUs, cache $cache" -p "$P/dgx1-v100x$g.json" -w stream-tasks \
+    run_passes "stream-tasks on $g GPUs, cache $cache" -p "$P/dgx1-v100x$g.json" -w stream-tasks \
       --arg tile=262144 --arg data=none --set runtime.cache=$cache
     python3 - "$TMP/o/stats.json" "$cache" <<'PY'
 import json, sys

@@ -12,8 +12,18 @@
 // Values are splitmix64(k) of the global update index k and an update goes
 // to entry value mod table (uniform, the HPCC intent; pitfall 2), so the
 // serial reference is exact whatever the schedule.
+//
+// version=uvm is the reference's UVM baseline (RandomAccessShared.cu,
+// seed-004 §6.2): one managed table initialised on the host; GPU g runs one
+// kernel over its contiguous range of update indices, `threads` updates in
+// flight at a time (a wave: one per thread), each an atomic xor on the
+// table's page, which faults and migrates to g when it is elsewhere. The
+// waves' pages are those of the real update indices; `sample` = k keeps one
+// update in k and one page-table entry per k pages (models/uvm/README.md,
+// "Sampling").
 #include "workloads/node_apps/node_app.hpp"
 
+#include <bit>
 #include <cstring>
 #include <sstream>
 
@@ -33,7 +43,18 @@ public:
       : table_(a.u64("table", 64, uint64_t(1) << 33)), tiles_(a.u64("tiles", 1, 4096)),
         updates_(a.u64("updates", 1, uint64_t(1) << 40)),
         per_step_(a.u64("threads", 1, 1u << 24) * a.u64("per_thread", 1, 1u << 20)) {
-    const std::string data = a.str("data"), type = a.str("type");
+    const std::string data = a.str("data"), type = a.str("type"), version = a.str("version");
+    if (version != "tasks" && version != "uvm")
+      throw ConfigError("--arg version=" + version + ": expected tasks or uvm");
+    uvm_ = version == "uvm";
+    threads_ = a.u64("threads", 1, 1u << 24);
+    sample_ = a.u64("sample", 0, 1u << 20);
+    // auto: every update up to 2^26 of them, else one in a power of two
+    // that leaves 64 or more sampled updates per wave
+    if (sample_ == 0)
+      sample_ = updates_ <= (uint64_t(1) << 26)
+                    ? 1
+                    : std::max<uint64_t>(1, std::bit_floor(threads_ / 64));
     if (data != "auto" && data != "real" && data != "none")
       throw ConfigError("--arg data=" + data + ": expected auto, real or none");
     if (type != "lc" && type != "write")
@@ -45,6 +66,7 @@ public:
   }
 
   void program(NodeDriver& d) override {
+    if (uvm_) return program_uvm(d);
     rt::Runtime& rt = d.rt;
     tile_words_ = (table_ + tiles_ - 1) / tiles_;
     for (uint64_t t = 0; t < tiles_; ++t) {
@@ -89,7 +111,12 @@ public:
       out << "  data: none (timing only; --arg data=real to check the table)\n";
       return "";
     }
-    std::vector<uint64_t> ref(table_);
+    std::vector<uint64_t> ref(table_), got = uvm_ ? uvm_table_ : std::vector<uint64_t>(table_);
+    if (!uvm_)
+      for (uint64_t t = 0; t < tiles_; ++t) {
+        const std::vector<uint8_t>& h = rt.db(tile_[t]).host;
+        std::memcpy(got.data() + t * tile_words_, h.data(), h.size());
+      }
     for (uint64_t i = 0; i < table_; ++i)
       ref[i] = i;
     for (uint64_t k = 0; k < updates_; ++k) {
@@ -97,24 +124,96 @@ public:
       ref[v % table_] ^= v;
     }
     uint64_t errors = 0;
-    for (uint64_t t = 0; t < tiles_; ++t) {
-      const std::vector<uint8_t>& h = rt.db(tile_[t]).host;
-      for (uint64_t i = 0; i < h.size() / 8; ++i) {
-        uint64_t v;
-        std::memcpy(&v, h.data() + 8 * i, 8);
-        errors += v != ref[t * tile_words_ + i];
-      }
-    }
+    for (uint64_t i = 0; i < table_; ++i)
+      errors += got[i] != ref[i];
     out << "  table: " << errors << " errors in " << table_ << " entries\n";
     if (errors) return std::to_string(errors) + " table entries differ from the serial reference";
     return "";
   }
 
   nlohmann::json metrics() const override {
-    return {{"gups", gups()}, {"seconds", seconds_}, {"updates", updates_}, {"table", table_}};
+    nlohmann::json m = {
+        {"gups", gups()}, {"seconds", seconds_}, {"updates", updates_}, {"table", table_}};
+    if (uvm_) m["sample"] = sample_;
+    return m;
   }
 
 private:
+  // The updates of GPU g: [lo, hi) of the global index, as the task version.
+  std::pair<uint64_t, uint64_t> range(uint32_t g, uint32_t G) const {
+    const uint64_t base = updates_ / G, extra = updates_ % G;
+    const uint64_t lo = g * base + std::min<uint64_t>(g, extra);
+    return {lo, lo + base + (g < extra ? 1 : 0)};
+  }
+
+  void program_uvm(NodeDriver& d) {
+    const uint32_t G = d.rt.gpus();
+    table_alloc_ = d.uvm().allocate(8 * table_, sample_);
+    if (real_) {
+      uvm_table_.resize(table_);
+      for (uint64_t i = 0; i < table_; ++i)
+        uvm_table_[i] = i;
+    }
+    for (uint32_t g = 0; g < G; ++g) {
+      const auto [lo, hi] = range(g, G);
+      if (lo < hi) d.issue(g, uvm_kernel(d.uvm(), g, lo, hi));
+    }
+    for (uint32_t g = 0; g < G; ++g)
+      d.synchronize(g);
+    seconds_ = d.now_seconds();
+  }
+
+  // GPU g's kernel over updates [lo, hi): wave after wave of `threads_`
+  // updates. A wave faults on the sampled pages it touches that are
+  // elsewhere; the fault-free waves after it run on in the same stretch
+  // (decided when the stretch starts: nothing else moves its pages then
+  // except other GPUs' faults, which the next wave sees).
+  rt::StreamOp uvm_kernel(uvm::ManagedMemory& mm, uint32_t g, uint64_t lo, uint64_t hi) {
+    rt::StreamOp op;
+    op.kind = rt::OpKind::Kernel;
+    op.waves = [this, &mm, g, lo, hi, next = lo](rt::Wave& w, double now) mutable {
+      if (next >= hi) return false;
+      uvm::Faults f(g, mm.gpus());
+      std::vector<uint64_t> pages;
+      wave_pages(mm, next, hi, pages);
+      for (uint64_t e : pages)
+        mm.touch(f, table_alloc_, e);
+      uint64_t done = std::min(threads_, hi - next);
+      next += done;
+      while (next < hi) {
+        wave_pages(mm, next, hi, pages);
+        bool local = true;
+        for (uint64_t e : pages)
+          local = local && mm.where(table_alloc_, e) == int(g);
+        if (!local) break;
+        const uint64_t n = std::min(threads_, hi - next);
+        done += n;
+        next += n;
+      }
+      mm.service(f, now);
+      uvm::add_to_wave(f, mm.spec().page_bytes, 0, w);
+      w.work = {64 * done, 10 * done, 32}; // a sector read-modify-write per update
+      return true;
+    };
+    if (real_)
+      op.effect = [this, lo, hi] {
+        for (uint64_t k = lo; k < hi; ++k) {
+          const uint64_t v = value_of(k);
+          uvm_table_[v % table_] ^= v;
+        }
+      };
+    return op;
+  }
+
+  // The page-table entries of the sampled updates of the wave from `first`.
+  void wave_pages(const uvm::ManagedMemory& mm, uint64_t first, uint64_t hi,
+                  std::vector<uint64_t>& out) const {
+    out.clear();
+    const uint64_t end = std::min(hi, first + threads_);
+    for (uint64_t k = first; k < end; k += sample_)
+      out.push_back(mm.entry_of(table_alloc_, 8 * (value_of(k) % table_)));
+  }
+
   double gups() const { return seconds_ > 0 ? double(updates_) / seconds_ / 1e9 : 0; }
 
   // One step of GPU g over updates [lo, hi) from `lo`, after `prev` tasks.
@@ -184,8 +283,10 @@ private:
     return u;
   }
 
-  uint64_t table_, tiles_, updates_, per_step_, tile_words_ = 0;
-  bool lc_ = true, real_ = true;
+  uint64_t table_, tiles_, updates_, per_step_, tile_words_ = 0, threads_ = 0, sample_ = 1;
+  bool lc_ = true, real_ = true, uvm_ = false;
+  uint32_t table_alloc_ = 0;        // version=uvm: the managed table
+  std::vector<uint64_t> uvm_table_; // version=uvm, real data: its contents
   std::vector<rt::Guid> tile_;
   std::vector<rt::TaskId> last_;
   uint32_t gpus_done_ = 0;
@@ -197,7 +298,8 @@ private:
 NodeAppEntry gups_tasks_entry() {
   return {{"gups-tasks",
            "RandomAccess (GUPS) on the task runtime: LC xor tiles in NO_COPY mode, collapsed "
-           "by a final LC sync (seed-004 §6.2); type=write for the strict alternative",
+           "by a final LC sync (seed-004 §6.2); type=write for the strict alternative, "
+           "version=uvm for the UVM baseline",
            {{"table", "4096", "table entries (u64; the paper's 167772160 = 1.25 GiB)"},
             {"tiles", "8", "tiles of the table (one DataBlock each)"},
             {"updates", "16384", "updates in all (the paper's 16 x table)"},
@@ -206,7 +308,14 @@ NodeAppEntry gups_tasks_entry() {
              "updates per thread per step (the paper's 1024; the code's "
              "16384)"},
             {"type", "lc", "lc (LC tiles, xor sync) or write (GPU_WRITE tiles)"},
-            {"data", "auto", "real | none | auto (real up to 4 Mi entries and 16 Mi updates)"}}},
+            {"data", "auto", "real | none | auto (real up to 4 Mi entries and 16 Mi updates)"},
+            {"version", "tasks",
+             "tasks (the task runtime) or uvm (one managed table, a kernel per GPU over its "
+             "range of updates; `threads` updates in flight per wave)"},
+            {"sample", "0",
+             "version=uvm: simulate one update in this many and one page-table entry per this "
+             "many pages (0 = auto: 1 up to 2^26 updates, else threads/64 rounded down to a "
+             "power of two)"}}},
           [](const WorkloadArgs& a) { return std::make_unique<GupsTasks>(a); }};
 }
 

@@ -3,6 +3,13 @@
 // array hashes to GPU i mod G); per iteration the four kernels, one GPU task
 // per tile, a global barrier after each (the driver waits for the tiles).
 // Bandwidth = bytes / best time over iterations 1.. (the first is excluded).
+//
+// version=uvm is the reference's UVM baseline (streamShared.cu, seed-004
+// §6.1): the arrays are managed memory (models/uvm) initialised on the
+// host; the host thread launches tile i's kernel on GPU i mod G (32-thread
+// blocks), then synchronizes every GPU after each kernel. A kernel touches
+// its tile's pages of its arrays: those elsewhere fault and migrate to its
+// GPU (pages shared by two tiles on different GPUs move every kernel).
 #include "workloads/node_apps/node_app.hpp"
 
 #include <algorithm>
@@ -23,13 +30,19 @@ public:
   explicit StreamTasks(const WorkloadArgs& a)
       : n_(a.u64("n", 1, uint64_t(1) << 34)), tile_(a.u64("tile", 1, uint64_t(1) << 34)),
         ntimes_(a.u64("ntimes", 2, 1000)) {
-    const std::string data = a.str("data");
+    const std::string data = a.str("data"), version = a.str("version");
     if (data != "auto" && data != "real" && data != "none")
       throw ConfigError("--arg data=" + data + ": expected auto, real or none");
+    if (version != "tasks" && version != "uvm")
+      throw ConfigError("--arg version=" + version + ": expected tasks or uvm");
+    uvm_ = version == "uvm";
     real_ = data == "real" || (data == "auto" && 3 * 8 * n_ <= (uint64_t(256) << 20));
   }
 
   void program(NodeDriver& d) override {
+    best_.assign(4, std::numeric_limits<double>::infinity());
+    cold_.assign(4, 0);
+    if (uvm_) return program_uvm(d);
     rt::Runtime& rt = d.rt;
     const uint64_t nt = (n_ + tile_ - 1) / tile_;
     for (int arr = 0; arr < 3; ++arr)
@@ -39,7 +52,6 @@ public:
         if (real_) fill(rt.db(g).host, arr == 0 ? 1.0 : arr == 1 ? 2.0 : 0.0);
         tiles_[arr].push_back(g);
       }
-    best_.assign(4, std::numeric_limits<double>::infinity());
     for (uint64_t it = 0; it < ntimes_; ++it)
       for (int k = 0; k < 4; ++k) {
         const double t0 = d.now_seconds();
@@ -47,7 +59,26 @@ public:
         for (uint64_t i = 0; i < nt; ++i)
           ids.push_back(d.add(task(k, i)));
         d.wait_all(ids);
-        if (it > 0) best_[k] = std::min(best_[k], d.now_seconds() - t0);
+        record(it, k, d.now_seconds() - t0);
+      }
+    seconds_ = d.now_seconds();
+  }
+
+  void program_uvm(NodeDriver& d) {
+    const uint32_t G = d.rt.gpus();
+    for (int arr = 0; arr < 3; ++arr) {
+      arrays_[arr] = d.uvm().allocate(8 * n_);
+      if (real_) values_[arr].assign(n_, arr == 0 ? 1.0 : arr == 1 ? 2.0 : 0.0);
+    }
+    const uint64_t nt = (n_ + tile_ - 1) / tile_;
+    for (uint64_t it = 0; it < ntimes_; ++it)
+      for (int k = 0; k < 4; ++k) {
+        const double t0 = d.now_seconds();
+        for (uint64_t i = 0; i < nt; ++i)
+          d.issue(uint32_t(i % G), uvm_kernel(d.uvm(), k, i, uint32_t(i % G)));
+        for (uint32_t g = 0; g < G; ++g)
+          d.synchronize(g);
+        record(it, k, d.now_seconds() - t0);
       }
     seconds_ = d.now_seconds();
   }
@@ -60,6 +91,13 @@ public:
       out << "  data: none (timing only; --arg data=real to check values)\n";
       return "";
     }
+    auto value = [&](int arr, uint64_t j) {
+      if (uvm_) return values_[arr][j];
+      const std::vector<uint8_t>& h = rt.db(tiles_[arr][j / tile_]).host;
+      double v;
+      std::memcpy(&v, h.data() + 8 * (j % tile_), 8);
+      return v;
+    };
     double a = 1, b = 2, c = 0;
     for (uint64_t it = 0; it < ntimes_; ++it) {
       c = a;
@@ -69,18 +107,13 @@ public:
     }
     const double want[3] = {a, b, c};
     for (int arr = 0; arr < 3; ++arr)
-      for (rt::Guid g : tiles_[arr]) {
-        const std::vector<uint8_t>& h = rt.db(g).host;
-        for (size_t j = 0; j < h.size() / 8; ++j) {
-          double v;
-          std::memcpy(&v, h.data() + 8 * j, 8);
-          if (std::fabs(v - want[arr]) > 1e-8 * std::fabs(want[arr])) {
-            std::ostringstream e;
-            e << "array "
-              << "abc"[arr] << " tile " << g << " element " << j << ": " << v << ", expected "
-              << want[arr];
-            return e.str();
-          }
+      for (uint64_t j = 0; j < n_; ++j) {
+        const double v = value(arr, j);
+        if (std::fabs(v - want[arr]) > 1e-8 * std::fabs(want[arr])) {
+          std::ostringstream e;
+          e << "array "
+            << "abc"[arr] << " element " << j << ": " << v << ", expected " << want[arr];
+          return e.str();
         }
       }
     out << "  values: every element of a, b, c equals the closed form after " << ntimes_
@@ -90,10 +123,12 @@ public:
 
   nlohmann::json metrics() const override {
     nlohmann::json m = {
-        {"seconds", seconds_}, {"tiles", tiles_[0].size()}, {"n", n_}, {"tile", tile_}};
+        {"seconds", seconds_}, {"tiles", (n_ + tile_ - 1) / tile_}, {"n", n_}, {"tile", tile_}};
     for (int k = 0; k < 4; ++k) {
       m[std::string(kKernels[k]) + "_mbps"] = mbps(k);
       m[std::string(kKernels[k]) + "_best_s"] = best_[k];
+      m[std::string(kKernels[k]) + "_first_mbps"] =
+          cold_.empty() || cold_[k] <= 0 ? 0 : bytes(k) / cold_[k] / 1e6;
     }
     return m;
   }
@@ -103,9 +138,63 @@ private:
     for (size_t j = 0; j < h.size() / 8; ++j)
       std::memcpy(h.data() + 8 * j, &v, 8);
   }
+  double bytes(int k) const { return (k < 2 ? 16.0 : 24.0) * double(n_); }
   double mbps(int k) const {
-    const double bytes = (k < 2 ? 16.0 : 24.0) * double(n_);
-    return best_.empty() || !std::isfinite(best_[k]) ? 0 : bytes / best_[k] / 1e6;
+    return best_.empty() || !std::isfinite(best_[k]) ? 0 : bytes(k) / best_[k] / 1e6;
+  }
+  // Iteration 0 (the cold one: fills, or first-touch migrations) is kept apart.
+  void record(uint64_t it, int k, double seconds) {
+    if (it == 0)
+      cold_[k] = seconds;
+    else
+      best_[k] = std::min(best_[k], seconds);
+  }
+
+  // Tile i of kernel k on GPU `gpu`, on managed memory: one wave that
+  // faults on the tile's pages of its arrays that are elsewhere, then
+  // streams them from HBM with 32-thread blocks (streamShared.cu).
+  rt::StreamOp uvm_kernel(uvm::ManagedMemory& mm, int k, uint64_t i, uint32_t gpu) {
+    static const int deps[4][3] = {{0, 2, -1}, {2, 1, -1}, {0, 1, 2}, {1, 2, 0}};
+    const uint64_t lo = i * tile_, len = std::min(tile_, n_ - lo);
+    rt::StreamOp op;
+    op.kind = rt::OpKind::Kernel;
+    op.waves = [this, &mm, k, lo, len, gpu, done = false](rt::Wave& w, double now) mutable {
+      if (done) return false;
+      done = true;
+      uvm::Faults f(gpu, mm.gpus());
+      for (int x : deps[k])
+        if (x >= 0) {
+          const uint64_t first = mm.entry_of(arrays_[x], 8 * lo);
+          mm.touch(f, arrays_[x], first, mm.entry_of(arrays_[x], 8 * (lo + len) - 1) - first + 1);
+        }
+      mm.service(f, now);
+      uvm::add_to_wave(f, mm.spec().page_bytes, 0, w);
+      w.work = cost(k, len, 32);
+      return true;
+    };
+    if (real_)
+      op.effect = [this, k, lo, len] {
+        std::vector<uint8_t*> v;
+        for (int x : deps[k])
+          if (x >= 0) v.push_back(reinterpret_cast<uint8_t*>(values_[x].data() + lo));
+        apply(k, v, len);
+      };
+    return op;
+  }
+
+  static rt::KernelCost cost(int k, uint64_t len, uint32_t block) {
+    return {(k < 2 ? 16 : 24) * len, (k == 0 ? 0 : k == 3 ? 2 : 1) * len, block};
+  }
+  // Kernel k over `n` elements of its operands (in dependency order, the
+  // last one written).
+  static void apply(int k, const std::vector<uint8_t*>& v, size_t n) {
+    auto at = [&](int x, size_t j) { return reinterpret_cast<double*>(v[size_t(x)]) + j; };
+    for (size_t j = 0; j < n; ++j) {
+      if (k == 0) *at(1, j) = *at(0, j);
+      if (k == 1) *at(1, j) = kScalar * *at(0, j);
+      if (k == 2) *at(2, j) = *at(0, j) + *at(1, j);
+      if (k == 3) *at(2, j) = *at(0, j) + kScalar * *at(1, j);
+    }
   }
 
   // deps: copy (a,c), scale (c,b), add (a,b,c), triad (b,c,a); the last one
@@ -118,26 +207,22 @@ private:
       if (x >= 0) t.deps.push_back({tiles_[x][i], rt::Mode::Normal});
     t.paramc = (k == 1 || k == 3) ? 2 : 1; // len (+ scalar): closures of 64/72/88/96 B
     const uint64_t len = std::min(tile_, n_ - i * tile_);
-    t.cost = {(k < 2 ? 16 : 24) * len, (k == 0 ? 0 : k == 3 ? 2 : 1) * len, 1};
+    t.cost = cost(k, len, 1);
     t.body = [k](rt::Views& v) {
-      const size_t n = v[0]->size() / 8;
-      auto at = [&](int x, size_t j) {
-        return reinterpret_cast<double*>(v[size_t(x)]->data()) + j;
-      };
-      for (size_t j = 0; j < n; ++j) {
-        if (k == 0) *at(1, j) = *at(0, j);
-        if (k == 1) *at(1, j) = kScalar * *at(0, j);
-        if (k == 2) *at(2, j) = *at(0, j) + *at(1, j);
-        if (k == 3) *at(2, j) = *at(0, j) + kScalar * *at(1, j);
-      }
+      std::vector<uint8_t*> p;
+      for (std::vector<uint8_t>* x : v)
+        p.push_back(x->data());
+      apply(k, p, v[0]->size() / 8);
     };
     return t;
   }
 
   uint64_t n_, tile_, ntimes_;
-  bool real_ = true;
+  bool real_ = true, uvm_ = false;
   std::vector<rt::Guid> tiles_[3];
-  std::vector<double> best_;
+  uint32_t arrays_[3] = {0, 0, 0}; // version=uvm: managed allocations
+  std::vector<double> values_[3];  // version=uvm, real data: the arrays' contents
+  std::vector<double> best_, cold_;
   double seconds_ = 0;
 };
 
@@ -146,11 +231,14 @@ private:
 NodeAppEntry stream_tasks_entry() {
   return {{"stream-tasks",
            "STREAM copy/scale/add/triad over tiles on the task runtime (GPU_WRITE blocks, a "
-           "barrier per kernel; seed-004 §6.1)",
+           "barrier per kernel; seed-004 §6.1); version=uvm for the UVM baseline",
            {{"n", "2000000", "doubles per array (the reference's 15.26 MiB)"},
             {"tile", "262144", "doubles per tile (one DataBlock per tile and array)"},
             {"ntimes", "10", "iterations (the first is excluded from the bandwidth)"},
-            {"data", "auto", "real | none | auto (real when the arrays fit 256 MiB)"}}},
+            {"data", "auto", "real | none | auto (real when the arrays fit 256 MiB)"},
+            {"version", "tasks",
+             "tasks (the runtime's tiles) or uvm (managed arrays, tile i on GPU i mod G, "
+             "32-thread blocks, a device synchronize per kernel)"}}},
           [](const WorkloadArgs& a) { return std::make_unique<StreamTasks>(a); }};
 }
 

@@ -8,6 +8,17 @@ check() { # name, condition result (0 = ok)
   if [[ $2 -eq 0 ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi
 }
 
+# run_passes NAME ARGS...: `tlmgpu run ARGS --quiet --out $TMP/o` exits 0
+# (the run's own check passed); the start of its log is shown otherwise.
+run_passes() {
+  local name=$1
+  shift
+  "$T" run "$@" --quiet --out "$TMP/o" >"$TMP/log" 2>&1
+  local rc=$?
+  [[ $rc -eq 0 ]] || head -c 400 "$TMP/log"
+  check "$name (exit $rc)" "$([[ $rc -eq 0 ]]; echo $?)"
+}
+
 # expect_error NAME CODE NEEDLE... -- ARGS...: tlmgpu exits CODE with exactly
 # one stderr line "tlmgpu: error: ..." containing every NEEDLE.
 expect_error() {

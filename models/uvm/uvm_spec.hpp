@@ -1,0 +1,38 @@
+// Parameters of the UVM-like managed memory of a runtime node (seed-004
+// §7.2, the optional UVM row): pages of `page_bytes` migrate to the GPU that
+// faults on them, faults are serviced in batches with a host latency, and
+// the pages move over the fabric's path. Read from a node file's "uvm"
+// section (include/tlmgpu/node.hpp); only the uvm versions of the programs
+// use it.
+#pragma once
+
+#include "tlmgpu/params.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace tlmgpu {
+
+struct UvmSpec {
+  uint64_t page_bytes = 0;
+  uint32_t batch_pages = 0;
+  double fault_us = 0;
+  std::string service;
+
+  template <class V>
+  void visit(V& v) {
+    v.param(page_bytes, "page_bytes", 4096, Range{512, 1 << 21}, "bytes",
+            "[P] migration granularity (the paper: on-demand paging at 4 KB)");
+    v.param(batch_pages, "batch_pages", 256, Range{1, 1 << 20}, "pages",
+            "[E] faults the driver takes from a GPU's fault buffer and services together");
+    v.param(fault_us, "fault_us", 30, Range{0, 1e6}, "us",
+            "[R] host service latency of one fault batch, before its pages move (seed-004 "
+            "§7.2: tens of us)");
+    v.choice(service, "service", "per_gpu", {"per_gpu", "shared"},
+             "[R] who services fault batches: each GPU's own handler (batches of different "
+             "GPUs overlap) or one host handler for all GPUs (they queue)");
+  }
+  void derive() {}
+};
+
+} // namespace tlmgpu
