@@ -77,8 +77,12 @@ WarpTask for_each_edge(Warp& w, DeviceCsr g, Lanes<uint32_t> v, Mask m, bool wit
 inline Lanes<uint32_t> my_vertex(const Warp& w) {
   return w.global_thread_id().as<uint32_t>();
 }
-inline Mask vertex_mask(const Warp& w, uint32_t n) {
+// Threads [0, n) of the grid: one per vertex, or per frontier element.
+inline Mask first_threads(const Warp& w, uint64_t n) {
   return w.active() & (w.global_thread_id() < Lanes<uint64_t>(n));
+}
+inline Mask vertex_mask(const Warp& w, uint32_t n) {
+  return first_threads(w, n);
 }
 
 class GraphApp : public Workload {
