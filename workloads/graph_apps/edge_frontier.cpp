@@ -22,6 +22,21 @@ WarpTask take_element(Warp& w, const ContractSource& s, ContractElement& out, un
     out.weight = co_await w.load<uint32_t>(address_of<uint32_t>(s.weights, pos), out.active);
 }
 
+WarpTask reserve(Warp& w, Addr count, const Lanes<uint32_t>& n, Mask m, Lanes<uint32_t>& first) {
+  if (m.empty()) co_return;
+  uint32_t total = 0;
+  const Lanes<uint32_t> before = Lanes<uint32_t>::generate([&](unsigned i) {
+    const uint32_t at = total;
+    if (m.test(i)) total += n[i];
+    return at;
+  });
+  co_await w.compute(5); // log2(32) shuffle steps of the scan
+  const unsigned leader = m.first();
+  const Lanes<uint32_t> base = co_await w.atomic<uint32_t>(
+      AtomicOp::Add, Lanes<Addr>(count), Lanes<uint32_t>(total), Mask::lane(leader));
+  first = Lanes<uint32_t>(base[leader]) + before;
+}
+
 WarpTask expand_arcs(Warp& w, const DeviceCsr& g, const Lanes<uint32_t>& v, Mask m, Addr count,
                      bool with_weight, const Lanes<uint32_t>& carry, ExpandFn fn) {
   if (m.empty()) co_return;
@@ -33,8 +48,9 @@ WarpTask expand_arcs(Warp& w, const DeviceCsr& g, const Lanes<uint32_t>& v, Mask
   // Lanes without arcs reserve nothing (a zero add would still be a lane op).
   const Mask some = m & (deg > Lanes<uint32_t>(0u));
   if (some.empty()) co_return;
-  const Lanes<uint32_t> shift =
-      co_await w.atomic<uint32_t>(AtomicOp::Add, Lanes<Addr>(count), deg, some) - lo;
+  Lanes<uint32_t> shift;
+  co_await reserve(w, count, deg, some, shift);
+  shift -= lo;
   const Mask big = some & (deg >= Lanes<uint32_t>(32u));
   for (Mask todo = big; todo.any(); todo.reset(todo.first())) {
     const unsigned j = todo.first();

@@ -39,9 +39,15 @@ struct ContractElement {
 // With the IRU every lane of the warp must run it (no `pos < n` test).
 WarpTask take_element(Warp& w, const ContractSource& s, ContractElement& out, unsigned want);
 
+// Warp-aggregated append: lanes in `m` reserve n[i] consecutive slots of a
+// queue whose element counter is `count`; first[i] is lane i's first slot.
+// One atomicAdd per warp (a warp prefix sum, shuffles on the hardware, gives
+// each lane its offset), not one per lane on the one word.
+WarpTask reserve(Warp& w, Addr count, const Lanes<uint32_t>& n, Mask m, Lanes<uint32_t>& first);
+
 // The expansion (Merrill et al.'s gathering, seed-003 §1.3): lanes in `m`
-// append their vertex v's out-arcs to an edge frontier; one atomicAdd on its
-// element counter `count` reserves a lane's list. A list of 32 arcs or more
+// append their vertex v's out-arcs to an edge frontier (reserve() on its
+// element counter `count`). A list of 32 arcs or more
 // is walked by the whole warp, 32 consecutive arcs a step (the warp-based
 // gathering: a hub no longer holds one lane for its whole list), the rest
 // lane by lane (for_each_edge). fn runs once per step with each lane's arc,

@@ -134,8 +134,8 @@ WarpTask sssp_select(Warp& w, FrontierArgs a) {
   const Lanes<uint32_t> owner = co_await w.load<uint32_t>(address_of<uint32_t>(a.lookup, u), m);
   const Mask won = m & (owner == i.as<uint32_t>());
   if (won.empty()) co_return;
-  const Lanes<uint32_t> slot =
-      co_await w.atomic<uint32_t>(AtomicOp::Add, Lanes<Addr>(a.count), Lanes<uint32_t>(1u), won);
+  Lanes<uint32_t> slot;
+  co_await reserve(w, a.count, Lanes<uint32_t>(1u), won, slot);
   co_await w.store<uint32_t>(address_of<uint32_t>(a.out, slot), u, won);
 }
 
