@@ -2,7 +2,7 @@
 // §1.3, §2.7): each level expands the vertex frontier into an edge frontier
 // and contracts that into the next vertex frontier. A vertex joins a
 // frontier once: the thread that wins atomicCAS(depth[u], inf, L + 1) keeps
-// it. Two versions (`version=`):
+// it. Versions (`version=`):
 //   gpu  one kernel per level expands in SIMT lanes and appends winners to
 //        the next frontier with atomicAdd on a counter (the baseline);
 //   scu  GPU `prepare` (index, count per frontier vertex), SCU access-
@@ -11,8 +11,8 @@
 //        needs a platform with an SCU (examples/scu/);
 //   scu-filter  scu with the expansion filtered inline by the SCU's unique
 //        filter (a hash table in device memory, through L2);
-//   edge-frontier  GPU `bfs_expand` writes the edge frontier (an atomicAdd
-//        reserves each vertex's arcs), GPU `bfs_contract` claims one element
+//   edge-frontier  GPU `bfs_expand` writes the edge frontier (expand_arcs:
+//        warp-cooperative for long lists), GPU `bfs_contract` claims one element
 //        per thread and appends the winners (the thesis' phases, seed-003
 //        §1.3, without the SCU);
 //   iru  edge-frontier with bfs_contract's elements from load_iru (thesis
