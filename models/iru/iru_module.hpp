@@ -121,6 +121,9 @@ private:
   void ring_b_transport(Payload& t, sc_core::sc_time& d);
   void ring_arrived(GpuPayload* t);
   void on_packet(const uint8_t* data, Cycle at); // for this partition
+  Cycle link_cycles(uint32_t elements) const {   // a packet's time on one link
+    return (elements + spec_.ring_link_elements - 1) / spec_.ring_link_elements;
+  }
   // --- requests (iru_reply_module.cpp)
   void req_b_transport(Payload& t, sc_core::sc_time& d);
   void pull_requests();

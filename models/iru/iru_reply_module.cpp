@@ -45,7 +45,7 @@ uint32_t IruModule::decode(Payload& t) const {
 
 Cycle IruModule::ring_cycles(const IruCore::Reply& r) const {
   // Sets taken from other partitions come over the ring first.
-  return r.max_hops ? r.max_hops * spec_.ring_hop_cycles + r.stolen : 0;
+  return r.max_hops ? r.max_hops * spec_.ring_hop_cycles + link_cycles(r.stolen) : 0;
 }
 
 void IruModule::answer(Payload& t, const IruCore::Reply& r, Cycle waited) {

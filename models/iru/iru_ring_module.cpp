@@ -5,12 +5,11 @@
 // partition that owns their set, or secondary words bound for the partition
 // that holds their index (iru_layout.hpp).
 //
-// Timing [A]: a link moves one element per cycle (a packet of k holds it k
-// cycles) plus `ring_hop_cycles` a hop; packets passing through go before
-// this partition's own (the ring has priority, thesis §5.2.2). Each
-// partition buffers `ring_buffer_elements` of passing traffic; a sender
-// reserves room at the next partition before it sends (credits), and puts
-// a new packet on the ring only if a packet's worth of room stays free
+// Timing [A]: a link moves `ring_link_elements` elements per cycle (a
+// packet of k holds it ceil(k / that) cycles) plus `ring_hop_cycles` a hop; packets passing through
+// go before this partition's own (the ring has priority, thesis §5.2.2). Each partition buffers
+// `ring_buffer_elements` of passing traffic; a sender reserves room at the next partition before it
+// sends (credits), and puts a new packet on the ring only if a packet's worth of room stays free
 // (bubble flow control), so the ring cannot fill up and deadlock.
 #include "models/iru/iru_module.hpp"
 
@@ -83,8 +82,9 @@ void IruModule::flush_posts() {
 // lt, functional: the packet travels on within the call.
 void IruModule::ring_b_transport(Payload& t, sc_time& d) {
   const Header h = header_of(t.get_data_ptr());
-  const Cycle at =
-      ctx_.timed() ? clk_.at_or_after(sc_time_stamp() + d) + spec_.ring_hop_cycles + h.count : 0;
+  const Cycle at = ctx_.timed() ? clk_.at_or_after(sc_time_stamp() + d) + spec_.ring_hop_cycles +
+                                      link_cycles(h.count)
+                                : 0;
   if (h.dest != index_) {
     ++ring_forwarded_;
     sc_time on = ctx_.timed() ? clk_.until(at) : SC_ZERO_TIME;
@@ -103,7 +103,7 @@ void IruModule::ring_arrived(GpuPayload* in) {
   std::memcpy(t->data(), in->data(), ctx_.net.line_bytes);
   ring_in.respond(*in, SC_ZERO_TIME);
   const Header h = header_of(t->data());
-  timer_.schedule(clk_.cycles(spec_.ring_hop_cycles + h.count), [this, t] {
+  timer_.schedule(clk_.cycles(spec_.ring_hop_cycles + link_cycles(h.count)), [this, t] {
     const Header p = header_of(t->data());
     if (p.dest != index_) {
       pass_q_.push_back(t);
@@ -151,7 +151,7 @@ void IruModule::pump_ring() {
       local_elems_ -= h.count;
       ++ring_packets_;
     }
-    link_free_ = now + h.count;
+    link_free_ = now + link_cycles(h.count);
     ring_out.send(*t);
   }
 }

@@ -15,7 +15,7 @@ struct IruSpec {
   bool enabled = true, bypass_l2 = false;
   uint32_t sets = 0, slots = 0, banks = 0, prefetch_in_flight = 0, requests_buffer = 0,
            classifier_elements = 0, ring_buffer_elements = 0, ring_hop_cycles = 0,
-           timeout_cycles = 0, stage_cycles = 0;
+           ring_link_elements = 0, timeout_cycles = 0, stage_cycles = 0;
   double clock_mhz = 0;
   std::string merge;
 
@@ -43,7 +43,10 @@ struct IruSpec {
     v.param(ring_buffer_elements, "ring_buffer_elements", 280, Range{1, 1u << 20}, "elements",
             "ring buffering per partition (2.8 KB at 10 B an element [A])");
     v.param(ring_hop_cycles, "ring_hop_cycles", 1, Range{0, 1000}, "cycles",
-            "latency of one ring hop; a link moves one element per cycle [A]");
+            "latency of one ring hop [A]");
+    v.param(ring_link_elements, "ring_link_elements", 1, Range{1, 64}, "elements",
+            "elements (or secondary words) a ring link moves per cycle: the thesis says each "
+            "partition sends and receives every cycle, not how wide [A]");
     v.param(timeout_cycles, "timeout_cycles", 512, Range{1, 1u << 30}, "cycles",
             "a warp request waiting this long is answered with the best partial sets; the "
             "thesis gives no value: 512 is the notes' assumption, sweep 128..4096 [A]");

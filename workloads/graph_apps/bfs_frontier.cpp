@@ -2,7 +2,7 @@
 // §1.3, §2.7): each level expands the vertex frontier into an edge frontier
 // and contracts that into the next vertex frontier. A vertex joins a
 // frontier once: the thread that wins atomicCAS(depth[u], inf, L + 1) keeps
-// it. Two versions (`version=`):
+// it. Versions (`version=`):
 //   gpu  one kernel per level expands in SIMT lanes and appends winners to
 //        the next frontier with atomicAdd on a counter (the baseline);
 //   scu  GPU `prepare` (index, count per frontier vertex), SCU access-
@@ -10,7 +10,14 @@
 //        a keep flag per edge), SCU data compaction (the next frontier);
 //        needs a platform with an SCU (examples/scu/);
 //   scu-filter  scu with the expansion filtered inline by the SCU's unique
-//        filter (a hash table in device memory, through L2).
+//        filter (a hash table in device memory, through L2);
+//   edge-frontier  GPU `bfs_expand` writes the edge frontier (expand_arcs:
+//        warp-cooperative for long lists), GPU `bfs_contract` claims one element
+//        per thread and appends the winners (the thesis' phases, seed-003
+//        §1.3, without the SCU);
+//   iru  edge-frontier with bfs_contract's elements from load_iru (thesis
+//        Fig. 5.8, reorder only; `--set iru.merge=min_u32` also drops equal
+//        destinations, which the CAS would refuse anyway); needs an IRU.
 // Depths are checked exactly against a CPU queue BFS.
 #include "workloads/graph_apps/bfs_frontier.hpp"
 
@@ -18,6 +25,7 @@
 
 #include "models/host/host_module.hpp"
 #include "models/scu/scu_module.hpp"
+#include "workloads/graph_apps/edge_frontier.hpp"
 #include "workloads/graph_apps/graph_app.hpp"
 
 namespace tlmgpu {
@@ -28,12 +36,10 @@ using namespace graph_apps;
 struct Level {
   DeviceCsr g;
   Addr depth = 0, in = 0, out = 0, count = 0, index = 0, degree = 0, keep = 0;
-  uint32_t n = 0, level = 0; // n: elements of `in`
+  uint32_t n = 0, level = 0;      // n: elements of `in`
+  Addr edges = 0, edge_count = 0; // edge-frontier, iru: the edge frontier
+  ContractSource src;             // bfs_contract's elements
 };
-
-Mask mine(const Warp& w, uint32_t n) {
-  return w.active() & (w.global_thread_id() < Lanes<uint64_t>(n));
-}
 
 // Visits u at depth L + 1 if nobody has: returns the lanes that won it.
 WarpOp<Lanes<uint32_t>> claim(Warp& w, const Level& a, const Lanes<uint32_t>& u, Mask m) {
@@ -41,25 +47,50 @@ WarpOp<Lanes<uint32_t>> claim(Warp& w, const Level& a, const Lanes<uint32_t>& u,
                                 Lanes<uint32_t>(a.level + 1), m);
 }
 
+// Lanes that win u append it to the next frontier (`out`).
+WarpTask claim_append(Warp& w, const Level& a, const Lanes<uint32_t>& u, Mask m) {
+  const Lanes<uint32_t> old = co_await claim(w, a, u, m);
+  const Mask won = m & (old == Lanes<uint32_t>(kInf));
+  if (won.empty()) co_return;
+  const Lanes<uint32_t> slot =
+      co_await w.atomic<uint32_t>(AtomicOp::Add, Lanes<Addr>(a.count), Lanes<uint32_t>(1u), won);
+  co_await w.store<uint32_t>(address_of<uint32_t>(a.out, slot), u, won);
+}
+
 // gpu: lane i expands in[i]; winners append themselves to `out`.
 WarpTask expand_contract(Warp& w, Level a) {
-  const Mask m = mine(w, a.n);
+  const Mask m = first_threads(w, a.n);
   if (m.empty()) co_return;
   const Lanes<uint32_t> v =
       co_await w.load<uint32_t>(address_of<uint32_t>(a.in, w.global_thread_id()), m);
   co_await for_each_edge(w, a.g, v, m, false, [a](Warp& wk, EdgeLanes e, Mask em) -> WarpTask {
-    const Lanes<uint32_t> old = co_await claim(wk, a, e.dst, em);
-    const Mask won = em & (old == Lanes<uint32_t>(kInf));
-    if (won.empty()) co_return;
-    const Lanes<uint32_t> slot =
-        co_await wk.atomic<uint32_t>(AtomicOp::Add, Lanes<Addr>(a.count), Lanes<uint32_t>(1u), won);
-    co_await wk.store<uint32_t>(address_of<uint32_t>(a.out, slot), e.dst, won);
+    co_await claim_append(wk, a, e.dst, em);
   });
+}
+
+// edge-frontier, iru, step 1: lane i writes in[i]'s out-arcs into `edges`.
+WarpTask expand_edges(Warp& w, Level a) {
+  const Mask m = first_threads(w, a.n);
+  if (m.empty()) co_return;
+  const Lanes<uint32_t> v =
+      co_await w.load<uint32_t>(address_of<uint32_t>(a.in, w.global_thread_id()), m);
+  co_await expand_arcs(
+      w, a.g, v, m, a.edge_count, false, v,
+      [a](Warp& wk, EdgeLanes e, Lanes<uint32_t> slot, Lanes<uint32_t>, Mask em) -> WarpTask {
+        co_await wk.store<uint32_t>(address_of<uint32_t>(a.edges, slot), e.dst, em);
+      });
+}
+
+// edge-frontier, iru, step 2 (Fig. 5.8): one edge-frontier element per thread.
+WarpTask contract_edges(Warp& w, Level a) {
+  ContractElement e;
+  co_await take_element(w, a.src, e, kIruIndex);
+  if (e.active.any()) co_await claim_append(w, a, e.edge, e.active);
 }
 
 // scu, step 1: the CSR row start and degree of each frontier vertex.
 WarpTask prepare(Warp& w, Level a) {
-  const Mask m = mine(w, a.n);
+  const Mask m = first_threads(w, a.n);
   if (m.empty()) co_return;
   const Lanes<uint64_t> i = w.global_thread_id();
   const Lanes<uint32_t> v = co_await w.load<uint32_t>(address_of<uint32_t>(a.in, i), m);
@@ -73,7 +104,7 @@ WarpTask prepare(Warp& w, Level a) {
 
 // scu, step 3: lane i claims edge-frontier element i; keep[i] = it won.
 WarpTask contract(Warp& w, Level a) {
-  const Mask m = mine(w, a.n);
+  const Mask m = first_threads(w, a.n);
   if (m.empty()) co_return;
   const Lanes<uint64_t> i = w.global_thread_id();
   const Lanes<uint32_t> u = co_await w.load<uint32_t>(address_of<uint32_t>(a.in, i), m);
@@ -87,26 +118,25 @@ class BfsFrontier : public GraphApp {
 public:
   explicit BfsFrontier(const WorkloadArgs& a) : GraphApp("bfs-frontier", a, false) {
     source_ = pick_source(a);
-    version_ = a.str("version");
-    if (version_ != "gpu" && version_ != "scu" && version_ != "scu-filter")
-      throw ConfigError("workload argument version: '" + version_ +
-                        "' is not gpu, scu or scu-filter");
+    version_ = edge_frontier_version(a, {"scu", "scu-filter"});
     filter_ = version_ == "scu-filter";
+    scu_ = version_ == "scu" || filter_;
     hash_sets_ = uint32_t(a.u64("hash_sets", 0, 1u << 26));
   }
 
   // Before the simulation starts: version=scu needs an SCU on the platform.
   void elaborate(SimContext& ctx, GpuModule& gpu) override {
-    if (version_ != "gpu" && !ScuModule::of(ctx))
+    if (scu_ && !ScuModule::of(ctx))
       throw ConfigError("workload argument version: " + version_ +
                         " needs a platform with an SCU (a block of type scu, e.g. "
                         "examples/scu/gtx980-scu.json)");
+    iru_.elaborate(ctx, version_, block_);
     GraphApp::elaborate(ctx, gpu);
   }
 
 protected:
   void run(SimContext& ctx, HostModule& h, const DeviceCsr& g) override {
-    ScuModule* scu = version_ != "gpu" ? ScuModule::of(ctx) : nullptr;
+    ScuModule* scu = scu_ ? ScuModule::of(ctx) : nullptr;
     std::vector<uint32_t> init(g.n, kInf);
     init[source_] = 0;
     const uint64_t edges = std::max<uint32_t>(g.m, 1);
@@ -122,13 +152,20 @@ protected:
             0,
             0,
             1,
-            0};
+            0,
+            0,
+            0,
+            {}};
     Addr edge_frontier = 0;
     if (scu) {
       a.index = h.malloc(4ull * g.n, "index");
       a.degree = h.malloc(4ull * g.n, "degree");
       edge_frontier = h.malloc(4 * edges, "edge_frontier");
       a.keep = h.malloc(4 * edges, "keep");
+    }
+    if (version_ == "edge-frontier" || version_ == "iru") {
+      a.edges = h.malloc(4 * edges, "edge_frontier");
+      a.edge_count = h.malloc(4, "edge_count");
     }
     if (filter_) {
       // The expansion's unique filter (its own table, seed-003 P13): 16-way
@@ -144,6 +181,8 @@ protected:
       }
       if (scu)
         a.n = level_scu(h, *scu, a, edge_frontier);
+      else if (a.edges)
+        a.n = level_edges(ctx, h, a);
       else
         a.n = level_gpu(h, a);
       std::swap(a.in, a.out);
@@ -155,7 +194,11 @@ protected:
   void start_reference() override {
     reference_ = std::async(std::launch::async, [this] { return cpu_bfs(graph_, source_); });
   }
-  std::string verify() override { return first_mismatch(depth_, reference_.get(), "depth"); }
+  std::string verify() override {
+    const std::vector<uint32_t> ref = reference_.get();
+    if (std::string p = iru_.problem(); !p.empty()) return p;
+    return first_mismatch(depth_, ref, "depth");
+  }
   void corrupt() override { depth_[source_] ^= 1; }
   void write_result(const std::filesystem::path& f) override {
     write_vertex_values(
@@ -163,27 +206,33 @@ protected:
         [this](uint32_t v) { return fmt(depth_[v]); });
   }
   std::string extra_summary() const override {
-    return source_summary(source_) + ", version " + version_;
+    return source_summary(source_) + iru_.summary(version_);
   }
 
 private:
-  void launch(HostModule& h, const std::string& name, uint32_t threads,
-              std::function<WarpTask(Warp&)> body) {
-    KernelLaunch k;
-    k.name = name;
-    k.grid = {(threads + block_ - 1) / block_, 1, 1};
-    k.block = {block_, 1, 1};
-    k.body = std::move(body);
-    h.launch(std::move(k));
-  }
   uint32_t level_gpu(HostModule& h, const Level& a) {
     h.memset(a.count, 0, 4);
-    launch(h, "bfs_expand_contract", a.n, [a](Warp& w) { return expand_contract(w, a); });
+    launch_threads(h, "bfs_expand_contract", a.n, [a](Warp& w) { return expand_contract(w, a); });
     h.synchronize();
     return h.download<uint32_t>(a.count, 1)[0];
   }
+  uint32_t level_edges(SimContext& ctx, HostModule& h, Level a) {
+    h.memset(a.edge_count, 0, 4);
+    launch_threads(h, "bfs_expand", a.n, [a](Warp& w) { return expand_edges(w, a); });
+    h.synchronize();
+    const uint32_t ne = h.download<uint32_t>(a.edge_count, 1)[0];
+    if (!ne) return 0;
+    // No merge named: the platform's iru.merge (none by default, as the
+    // thesis' BFS: reorder only).
+    a.src = iru_.arm(ctx, h, {a.depth, 4, a.edges, 0, ne, {}});
+    h.memset(a.count, 0, 4);
+    launch_threads(h, "bfs_contract", ne, [a](Warp& w) { return contract_edges(w, a); });
+    h.synchronize();
+    iru_.finish(ctx);
+    return h.download<uint32_t>(a.count, 1)[0];
+  }
   uint32_t level_scu(HostModule& h, ScuModule& scu, Level a, Addr edge_frontier) {
-    launch(h, "bfs_prepare", a.n, [a](Warp& w) { return prepare(w, a); });
+    launch_threads(h, "bfs_prepare", a.n, [a](Warp& w) { return prepare(w, a); });
     h.synchronize();
     ScuCommand ex;
     ex.op = ScuOp::AccessExpansion;
@@ -205,7 +254,7 @@ private:
     Level c = a;
     c.in = edge_frontier;
     c.n = uint32_t(ne);
-    launch(h, "bfs_contract", c.n, [c](Warp& w) { return contract(w, c); });
+    launch_threads(h, "bfs_contract", c.n, [c](Warp& w) { return contract(w, c); });
     h.synchronize();
     ScuCommand dc;
     dc.op = ScuOp::Data;
@@ -219,7 +268,8 @@ private:
 
   uint32_t source_ = 0, hash_sets_ = 0;
   std::string version_;
-  bool filter_ = false;
+  bool filter_ = false, scu_ = false;
+  IruContractions iru_;
   ScuHash hash_;
   std::vector<uint32_t> depth_;
   std::future<std::vector<uint32_t>> reference_;
@@ -231,10 +281,11 @@ WorkloadEntry bfs_frontier_workload() {
   WorkloadInfo info{
       "bfs-frontier",
       "queue-based BFS, expansion and contraction phases (seed-003): version=gpu "
-      "(atomic queue) or scu (compactions on the stream compaction unit)",
+      "(atomic queue), scu (compactions on the stream compaction unit), edge-frontier (expansion "
+      "and contraction kernels) or iru (the contraction on the IRU)",
       graph_args(
           {source_arg(),
-           {"version", "gpu", "gpu | scu | scu-filter"},
+           {"version", "gpu", "gpu | scu | scu-filter | edge-frontier | iru"},
            {"hash_sets", "0", "scu-filter: sets of the 16-way filter table (0 = vertices / 16)"}})};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<BfsFrontier>(a); }};
 }

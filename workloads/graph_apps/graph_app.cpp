@@ -124,9 +124,14 @@ std::string GraphApp::check(SimContext& ctx, GpuModule&, std::ostream& out) {
 
 void GraphApp::launch_per_vertex(HostModule& h, const std::string& kernel,
                                  std::function<WarpTask(Warp&)> body) {
+  launch_threads(h, kernel, graph_.num_vertices(), std::move(body));
+}
+
+void GraphApp::launch_threads(HostModule& h, const std::string& kernel, uint64_t threads,
+                              std::function<WarpTask(Warp&)> body) {
   KernelLaunch k;
   k.name = kernel;
-  k.grid = {uint32_t((graph_.num_vertices() + block_ - 1) / block_), 1, 1};
+  k.grid = {uint32_t((threads + block_ - 1) / block_), 1, 1};
   k.block = {block_, 1, 1};
   k.body = std::move(body);
   h.launch(std::move(k));

@@ -77,8 +77,12 @@ WarpTask for_each_edge(Warp& w, DeviceCsr g, Lanes<uint32_t> v, Mask m, bool wit
 inline Lanes<uint32_t> my_vertex(const Warp& w) {
   return w.global_thread_id().as<uint32_t>();
 }
-inline Mask vertex_mask(const Warp& w, uint32_t n) {
+// Threads [0, n) of the grid: one per vertex, or per frontier element.
+inline Mask first_threads(const Warp& w, uint64_t n) {
   return w.active() & (w.global_thread_id() < Lanes<uint64_t>(n));
+}
+inline Mask vertex_mask(const Warp& w, uint32_t n) {
+  return first_threads(w, n);
 }
 
 class GraphApp : public Workload {
@@ -112,6 +116,9 @@ protected:
   // Launches `body` with one thread per vertex (grid = ceil(n / block)).
   void launch_per_vertex(HostModule& h, const std::string& kernel,
                          std::function<WarpTask(Warp&)> body);
+  // Launches `body` with `threads` threads in blocks of `block` (frontiers).
+  void launch_threads(HostModule& h, const std::string& kernel, uint64_t threads,
+                      std::function<WarpTask(Warp&)> body);
   // A device u32 flag: clear it before a launch, read it after synchronize
   // (kernel boundaries order the kernel's flag writes before the read).
   Addr make_flag(HostModule& h);

@@ -8,9 +8,21 @@
 // sum to less than 1). Float atomics add in whatever order the memory system
 // applies them, so the check is an L1 bound against a double-precision CPU
 // reference with the same rounds: sum |device - ref| <= kRelL1 * sum ref.
+//
+// version=edge-frontier and iru split pr_push into the thesis' phases
+// (seed-003 §1.5): pr_expand writes rank[v] / outdeg(v) into a weight
+// frontier at each arc's CSR position, and pr_contract adds one element per
+// thread into next (Fig. 5.10). Every vertex is active, so the edge
+// frontier is col_indices itself and the expansion can run one thread per
+// arc (its tail from a per-arc array): load-balanced as the thesis'
+// expansion, where pr_push leaves a hub's whole list to one lane. With the IRU (version=iru) the
+// contraction takes its elements from load_iru, which merges equal
+// destinations by a float add before they reach L2.
 #include "workloads/graph_apps/pagerank.hpp"
 
 #include "models/host/host_module.hpp"
+#include "models/iru/iru_types.hpp"
+#include "workloads/graph_apps/edge_frontier.hpp"
 #include "workloads/graph_apps/graph_app.hpp"
 
 #include <cmath>
@@ -26,13 +38,16 @@ constexpr double kDamping = 0.85;
 // update, repeated every round. Measured L1 errors (10 rounds, karate,
 // as20graph, rmat scale 10) are 2e-7 to 6e-7 of the sum, so 1e-5 leaves more
 // than an order of magnitude of margin; a lost or doubled contribution on a
-// hub is far above it.
+// hub is far above it. The IRU's merge adds some terms in the IRU first (a
+// different order, the same number of float adds), which stays within it.
 constexpr double kRelL1 = 1e-5;
 
 struct PrArgs {
   DeviceCsr g;
   Addr rank = 0, next = 0;
   float base = 0, damping = 0;
+  Addr weights = 0, tails = 0; // edge-frontier, iru: the weight frontier, each arc's tail
+  ContractSource src;          // pr_contract's elements
 };
 
 WarpTask pr_push(Warp& w, PrArgs a) {
@@ -46,6 +61,31 @@ WarpTask pr_push(Warp& w, PrArgs a) {
     co_await wk.red<float>(AtomicOp::Add, address_of<float>(a.next, e.dst), share, em,
                            MemOrder::Commutative, Scope::Device);
   });
+}
+
+WarpTask pr_expand(Warp& w, PrArgs a) {
+  const Lanes<uint64_t> e = w.global_thread_id();
+  const Mask m = first_threads(w, a.g.m);
+  if (m.empty()) co_return;
+  const Lanes<uint32_t> v = co_await w.load<uint32_t>(address_of<uint32_t>(a.tails, e), m);
+  const Lanes<float> r = co_await w.load<float>(address_of<float>(a.rank, v), m);
+  const Lanes<uint32_t> lo = co_await w.load<uint32_t>(address_of<uint32_t>(a.g.row_offsets, v), m);
+  const Lanes<uint32_t> hi =
+      co_await w.load<uint32_t>(address_of<uint32_t>(a.g.row_offsets, v + Lanes<uint32_t>(1u)), m);
+  co_await w.compute(2);
+  // The same float division as pr_push.
+  co_await w.store<float>(address_of<float>(a.weights, e), r / (hi - lo).as<float>(), m);
+}
+
+// Fig. 5.10, PR_Contract: with the IRU, merged lanes are inactive and the
+// weight of a lane that got an element is the sum of its merged ones.
+WarpTask pr_contract(Warp& w, PrArgs a) {
+  ContractElement e;
+  co_await take_element(w, a.src, e, kIruSecondary);
+  if (e.active.empty()) co_return;
+  co_await w.red<float>(AtomicOp::Add, address_of<float>(a.next, e.edge),
+                        e.weight.map([](uint32_t b) { return from_bits<float>(b); }), e.active,
+                        MemOrder::Commutative, Scope::Device);
 }
 
 WarpTask pr_update(Warp& w, PrArgs a) {
@@ -78,6 +118,7 @@ class PageRank : public GraphApp {
 public:
   explicit PageRank(const WorkloadArgs& a) : GraphApp("pagerank", a, false) {
     rounds_ = a.u64("iterations", 1, 1u << 20);
+    version_ = edge_frontier_version(a);
     // The default cap of the convergence kernels (vertices + 1) means
     // nothing for a fixed round count and was below it on graphs of fewer
     // than 9 vertices; an explicit cap below the rounds asked for is a
@@ -88,15 +129,37 @@ public:
                         " is below iterations=" + std::to_string(rounds_));
   }
 
+  void elaborate(SimContext& ctx, GpuModule& gpu) override {
+    iru_.elaborate(ctx, version_, block_);
+    GraphApp::elaborate(ctx, gpu);
+  }
+
 protected:
-  void run(SimContext&, HostModule& h, const DeviceCsr& g) override {
+  void run(SimContext& ctx, HostModule& h, const DeviceCsr& g) override {
     std::vector<float> init(g.n, float(1.0 / g.n));
-    PrArgs a{g, h.upload(init, "rank"), h.malloc(uint64_t(g.n) * 4, "next"),
-             float((1 - kDamping) / g.n), float(kDamping)};
+    PrArgs a{g,
+             h.upload(init, "rank"),
+             h.malloc(uint64_t(g.n) * 4, "next"),
+             float((1 - kDamping) / g.n),
+             float(kDamping),
+             0,
+             0,
+             {}};
     h.memset(a.next, 0, uint64_t(g.n) * 4);
+    if (version_ != "gpu") {
+      a.weights = h.malloc(4ull * std::max<uint32_t>(g.m, 1), "weights");
+      std::vector<uint32_t> tails(std::max<uint32_t>(g.m, 1), 0);
+      for (uint32_t v = 0; v < g.n; ++v)
+        for (uint64_t e = graph_.row_offsets[v]; e < graph_.row_offsets[v + 1]; ++e)
+          tails[e] = v;
+      a.tails = h.upload(tails, "arc_tails");
+    }
     for (uint64_t it = 0; it < rounds_; ++it) {
       // Kernel boundaries order push before update before the next push.
-      launch_per_vertex(h, "pr_push", [a](Warp& w) { return pr_push(w, a); });
+      if (version_ == "gpu")
+        launch_per_vertex(h, "pr_push", [a](Warp& w) { return pr_push(w, a); });
+      else
+        expand_contract(ctx, h, a);
       launch_per_vertex(h, "pr_update", [a](Warp& w) { return pr_update(w, a); });
       ++iterations_;
     }
@@ -108,6 +171,7 @@ protected:
   }
   std::string verify() override {
     const std::vector<double> ref = reference_.get();
+    if (std::string p = iru_.problem(); !p.empty()) return p;
     double sum = 0;
     l1_ = 0;
     for (size_t v = 0; v < ref.size(); ++v) {
@@ -133,12 +197,25 @@ protected:
   }
   std::string extra_summary() const override {
     std::ostringstream s;
-    s << ", L1 error vs CPU " << l1_ << " (bound " << kRelL1 << " x sum)";
+    s << iru_.summary(version_) << ", L1 error vs CPU " << l1_ << " (bound " << kRelL1 << " x sum)";
     return s.str();
   }
 
 private:
+  // The IRU's merge (add_f32) sums equal destinations' weights on the way.
+  void expand_contract(SimContext& ctx, HostModule& h, PrArgs a) {
+    launch_threads(h, "pr_expand", a.g.m, [a](Warp& w) { return pr_expand(w, a); });
+    h.synchronize(); // the IRU reads the weight frontier from L2 once armed
+    if (!a.g.m) return;
+    a.src = iru_.arm(ctx, h, {a.next, 4, a.g.col_indices, a.weights, a.g.m, IruMerge::AddF32});
+    launch_threads(h, "pr_contract", a.g.m, [a](Warp& w) { return pr_contract(w, a); });
+    h.synchronize();
+    iru_.finish(ctx);
+  }
+
   uint64_t rounds_ = 10;
+  std::string version_;
+  IruContractions iru_;
   std::future<std::vector<double>> reference_;
   double l1_ = 0;
   std::vector<float> rank_;
@@ -149,7 +226,10 @@ private:
 WorkloadEntry pagerank_workload() {
   WorkloadInfo info{"pagerank",
                     "push PageRank (Pannotia style); commutative device float atomicAdd per edge",
-                    graph_args({{"iterations", "10", "PageRank rounds (fixed; damping 0.85)"}})};
+                    graph_args({{"iterations", "10", "PageRank rounds (fixed; damping 0.85)"},
+                                {"version", "gpu",
+                                 "gpu (pr_push per vertex) | edge-frontier (expansion, then a "
+                                 "contraction per arc) | iru (its contraction on the IRU)"}})};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<PageRank>(a); }};
 }
 

@@ -8,9 +8,26 @@
 //                active for the next round and raises the device flag.
 // The host stops when a round changes nothing. Distances are checked exactly
 // against a CPU Dijkstra; unweighted graphs use weight 1.
+//
+// version=edge-frontier and iru: the thesis' frontier SSSP (Davidson et
+// al., seed-003 §1.4) with the contraction of Fig. 5.9, but without the
+// near-far split (delta = infinity: every improved vertex joins the next
+// frontier at once; the far pile only defers work, it changes no distance).
+// Each round:
+//   sssp_expand:   each frontier vertex v clears lookup[v], reserves its
+//                  out-arcs in the edge frontier and writes (u, dist[v] + w);
+//   sssp_contract: prev = atomicMin(dist[u], cost); if prev > cost,
+//                  lookup[u] = pos (Fig. 5.9; with the IRU the element comes
+//                  from load_iru(edge, weight, pos), and min_u32 merging
+//                  keeps the cheapest of equal destinations with its pos);
+//   sssp_select:   the one position left in lookup[u] appends u to the next
+//                  frontier (the thesis' lookup-table filter: the racing
+//                  plain stores leave exactly one writer's position).
 #include "workloads/graph_apps/sssp.hpp"
 
 #include "models/host/host_module.hpp"
+#include "models/iru/iru_types.hpp"
+#include "workloads/graph_apps/edge_frontier.hpp"
 #include "workloads/graph_apps/graph_app.hpp"
 
 #include <cstdio>
@@ -27,6 +44,14 @@ struct SsspArgs {
   Addr dist = 0, next = 0, active = 0, flag = 0;
 };
 
+// Saturating add: a path longer than 2^32 - 2 stays "very far", never wraps.
+Lanes<uint32_t> path_cost(const Lanes<uint32_t>& dist, const Lanes<uint32_t>& weight) {
+  return Lanes<uint32_t>::generate([&](unsigned i) {
+    const uint64_t s = uint64_t(dist[i]) + weight[i];
+    return s >= kInf ? kInf - 1 : uint32_t(s);
+  });
+}
+
 WarpTask sssp_relax(Warp& w, SsspArgs a) {
   const Lanes<uint32_t> v = my_vertex(w);
   Mask m = vertex_mask(w, a.g.n);
@@ -38,11 +63,7 @@ WarpTask sssp_relax(Warp& w, SsspArgs a) {
   // dist is only written by sssp_update, so it is stable during this kernel.
   const Lanes<uint32_t> dv = co_await w.load<uint32_t>(address_of<uint32_t>(a.dist, v), m);
   co_await for_each_edge(w, a.g, v, m, true, [a, dv](Warp& wk, EdgeLanes e, Mask em) -> WarpTask {
-    // Saturating add: a path longer than 2^32 - 2 stays "very far", never wraps.
-    const Lanes<uint32_t> nd = Lanes<uint32_t>::generate([&](unsigned i) {
-      const uint64_t s = uint64_t(dv[i]) + e.weight[i];
-      return s >= kInf ? kInf - 1 : uint32_t(s);
-    });
+    const Lanes<uint32_t> nd = path_cost(dv, e.weight);
     co_await wk.compute(2);
     co_await wk.red<uint32_t>(AtomicOp::Min, address_of<uint32_t>(a.next, e.dst), nd, em,
                               MemOrder::Commutative, Scope::Device);
@@ -64,6 +85,58 @@ WarpTask sssp_update(Warp& w, SsspArgs a) {
   if (improved.empty()) co_return;
   co_await w.store<uint32_t>(address_of<uint32_t>(a.dist, v), nd, improved);
   co_await w.store<uint32_t>(Lanes<Addr>(a.flag), Lanes<uint32_t>(1u), improved);
+}
+
+// The frontier version's state (one round's arrays; `in` and `out` swap).
+struct FrontierArgs {
+  DeviceCsr g;
+  Addr dist = 0, lookup = 0, in = 0, out = 0, count = 0;
+  Addr edges = 0, costs = 0, edge_count = 0; // the edge and weight frontiers
+  uint32_t n_in = 0;                         // vertices in `in`
+  ContractSource src;                        // the contraction's elements
+};
+
+WarpTask sssp_expand(Warp& w, FrontierArgs a) {
+  const Lanes<uint64_t> i = w.global_thread_id();
+  const Mask m = first_threads(w, a.n_in);
+  if (m.empty()) co_return;
+  const Lanes<uint32_t> v = co_await w.load<uint32_t>(address_of<uint32_t>(a.in, i), m);
+  const Lanes<uint32_t> dv = co_await w.load<uint32_t>(address_of<uint32_t>(a.dist, v), m);
+  // v is in this frontier because its lookup entry named a position last
+  // round; nobody reads lookup in this kernel, so its owner clears it here.
+  co_await w.store<uint32_t>(address_of<uint32_t>(a.lookup, v), Lanes<uint32_t>(kInf), m);
+  co_await expand_arcs(
+      w, a.g, v, m, a.edge_count, true, dv,
+      [a](Warp& wk, EdgeLanes e, Lanes<uint32_t> slot, Lanes<uint32_t> dist, Mask em) -> WarpTask {
+        co_await wk.compute(2);
+        co_await wk.store<uint32_t>(address_of<uint32_t>(a.edges, slot), e.dst, em);
+        co_await wk.store<uint32_t>(address_of<uint32_t>(a.costs, slot), path_cost(dist, e.weight),
+                                    em);
+      });
+}
+
+WarpTask sssp_contract(Warp& w, FrontierArgs a) {
+  ContractElement e;
+  co_await take_element(w, a.src, e, kIruSecondary | kIruPosition);
+  if (e.active.empty()) co_return;
+  const Lanes<uint32_t> prev = co_await w.atomic<uint32_t>(
+      AtomicOp::Min, address_of<uint32_t>(a.dist, e.edge), e.weight, e.active);
+  const Mask better = e.active & (prev > e.weight);
+  if (better.any())
+    co_await w.store<uint32_t>(address_of<uint32_t>(a.lookup, e.edge), e.pos, better);
+}
+
+WarpTask sssp_select(Warp& w, FrontierArgs a) {
+  const Lanes<uint64_t> i = w.global_thread_id();
+  const Mask m = first_threads(w, a.src.n);
+  if (m.empty()) co_return;
+  const Lanes<uint32_t> u = co_await w.load<uint32_t>(address_of<uint32_t>(a.edges, i), m);
+  const Lanes<uint32_t> owner = co_await w.load<uint32_t>(address_of<uint32_t>(a.lookup, u), m);
+  const Mask won = m & (owner == i.as<uint32_t>());
+  if (won.empty()) co_return;
+  Lanes<uint32_t> slot;
+  co_await reserve(w, a.count, Lanes<uint32_t>(1u), won, slot);
+  co_await w.store<uint32_t>(address_of<uint32_t>(a.out, slot), u, won);
 }
 
 // Independent reference: Dijkstra with a binary heap, 64-bit sums.
@@ -91,10 +164,17 @@ class Sssp : public GraphApp {
 public:
   explicit Sssp(const WorkloadArgs& a) : GraphApp("sssp", a, false, true) {
     source_ = pick_source(a);
+    version_ = edge_frontier_version(a);
+  }
+
+  void elaborate(SimContext& ctx, GpuModule& gpu) override {
+    iru_.elaborate(ctx, version_, block_);
+    GraphApp::elaborate(ctx, gpu);
   }
 
 protected:
-  void run(SimContext&, HostModule& h, const DeviceCsr& g) override {
+  void run(SimContext& ctx, HostModule& h, const DeviceCsr& g) override {
+    if (version_ != "gpu") return run_frontier(ctx, h, g);
     std::vector<uint32_t> init(g.n, kInf), active(g.n, 0);
     init[source_] = 0;
     active[source_] = 1;
@@ -119,6 +199,7 @@ protected:
   }
   std::string verify() override {
     std::vector<uint64_t> ref = reference_.get();
+    if (std::string p = iru_.problem(); !p.empty()) return p;
     std::vector<uint32_t> r32(ref.size());
     for (size_t v = 0; v < ref.size(); ++v)
       r32[v] = ref[v] >= kInf ? kInf : uint32_t(ref[v]);
@@ -138,7 +219,8 @@ protected:
     uint64_t reached = 0;
     for (uint32_t d : dist_)
       reached += d != kInf;
-    std::string s = source_summary(source_) + ", " + std::to_string(reached) + " vertices reached";
+    std::string s = source_summary(source_) + iru_.summary(version_) + ", " +
+                    std::to_string(reached) + " vertices reached";
     if (graph_.weight_scale != 1) s += weight_units();
     if (graph_.raised_weights)
       s += ", " + std::to_string(graph_.raised_weights) + " positive weights below 1 raised to 1";
@@ -148,6 +230,48 @@ protected:
   }
 
 private:
+  void run_frontier(SimContext& ctx, HostModule& h, const DeviceCsr& g) {
+    std::vector<uint32_t> init(g.n, kInf), first(g.n, 0);
+    init[source_] = 0;
+    first[0] = source_;
+    // Every vertex joins a round's frontier at most once (one lookup
+    // winner), so n and m bound the node and edge frontiers.
+    const uint64_t arcs = 4ull * std::max<uint32_t>(g.m, 1);
+    FrontierArgs a{g,
+                   h.upload(init, "dist"),
+                   h.upload(std::vector<uint32_t>(g.n, kInf), "lookup"),
+                   h.upload(first, "frontier_a"),
+                   h.malloc(4ull * g.n, "frontier_b"),
+                   h.malloc(4, "count"),
+                   h.malloc(arcs, "edge_frontier"),
+                   h.malloc(arcs, "weight_frontier"),
+                   h.malloc(4, "edge_count"),
+                   1,
+                   {}};
+    while (a.n_in) {
+      if (iterations_ == iteration_cap()) {
+        converged_ = false;
+        break;
+      }
+      ++iterations_;
+      h.memset(a.edge_count, 0, 4);
+      launch_threads(h, "sssp_expand", a.n_in, [a](Warp& w) { return sssp_expand(w, a); });
+      h.synchronize();
+      const uint32_t ne = h.download<uint32_t>(a.edge_count, 1)[0];
+      if (!ne) break;
+      a.src = iru_.arm(ctx, h, {a.dist, 4, a.edges, a.costs, ne, IruMerge::MinU32});
+      launch_threads(h, "sssp_contract", ne, [a](Warp& w) { return sssp_contract(w, a); });
+      h.synchronize();
+      iru_.finish(ctx);
+      h.memset(a.count, 0, 4);
+      launch_threads(h, "sssp_select", ne, [a](Warp& w) { return sssp_select(w, a); });
+      h.synchronize();
+      a.n_in = h.download<uint32_t>(a.count, 1)[0];
+      std::swap(a.in, a.out);
+    }
+    dist_ = h.download<uint32_t>(a.dist, g.n);
+  }
+
   // Fixed-point weights (fractional file values): distances are in the same
   // scaled units.
   std::string weight_units() const {
@@ -160,6 +284,8 @@ private:
   std::future<std::vector<uint64_t>> reference_;
   uint32_t source_ = 0;
   std::vector<uint32_t> dist_;
+  std::string version_;
+  IruContractions iru_;
 };
 
 } // namespace
@@ -167,7 +293,12 @@ private:
 WorkloadEntry sssp_workload() {
   WorkloadInfo info{"sssp",
                     "Bellman-Ford SSSP (Pannotia style); commutative device atomicMin per edge",
-                    graph_args({source_arg(), weights_arg()})};
+                    graph_args({source_arg(),
+                                weights_arg(),
+                                {"version", "gpu",
+                                 "gpu (Bellman-Ford per vertex) | edge-frontier (expansion, "
+                                 "contraction per arc, lookup filter) | iru (its contraction on "
+                                 "the IRU)"}})};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<Sssp>(a); }};
 }
 
