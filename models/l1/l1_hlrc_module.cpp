@@ -58,13 +58,9 @@ void L1Module::hlrc_init() {
 
 // LT / functional: the ownership request is a nested b_transport; the grant
 // is installed on return (nothing else runs in between, so no revocation).
-Cycle L1Module::lt_hlrc_atomic(Payload& t, Cycle ready) {
-  GpuAccess& a = access_of(t);
+// serve() found the line not owned here.
+Cycle L1Module::lt_hlrc_own(Payload& t, Cycle ready) {
   const Addr line = t.get_address();
-  if (core_.local_atomic(a, line)) {
-    a.serviced_by = GpuAccess::Level::L1;
-    return ready;
-  }
   // Our copy is dropped; its dirty bytes (write_back only) reach L2 first.
   if (auto wb = core_.atomic(line, core_.array().all_sectors())) lt_write_back(*wb, ready);
   ++forwarded_;
@@ -81,15 +77,10 @@ Cycle L1Module::lt_hlrc_atomic(Payload& t, Cycle ready) {
   return ready;
 }
 
-// AT. Called after attempt() found no MSHR entry for the line.
-bool L1Module::hlrc_attempt(Payload& t) {
-  GpuAccess& a = access_of(t);
+// AT. attempt() found no MSHR entry for the line and serve() found it not
+// owned here.
+bool L1Module::hlrc_own(Payload& t) {
   const Addr line = t.get_address();
-  if (core_.local_atomic(a, line)) {
-    a.serviced_by = GpuAccess::Level::L1;
-    finish(t, 0);
-    return true;
-  }
   if (mshr_.probe(line) == MshrOutcome::NoEntry) return ++stall_mshr_, false;
   // Before the MSHR entry exists, so the write-back is not noted as
   // overlapping a fill (a grant is not a fill).

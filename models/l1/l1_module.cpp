@@ -95,59 +95,43 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
   if (ctx_.mode == TimingMode::LT) mshr_.expire(start);
   Cycle ready = start;
   if (auto r = mshr_.ready_of(line); r && *r > start) ready = *r; // rides on a fill in flight
-  phi_release(a, line, ready); // PHI: an update-only line's partials go first
   auto forward = [&] {
-    ++forwarded_;
     sc_time d = timed ? clk_.until(ready) : SC_ZERO_TIME;
     const sc_time base = sc_time_stamp();
     down.b_transport(t, d);
     ready = timed ? clk_.at_or_after(base + d) : ready;
   };
-  if (ctx_.address_map.device_of(line) >= 0) {
-    forward(); // a device window: registers, not memory; never cached or buffered here
-  } else if (core_.phi_eligible(a)) {
-    lt_phi_update(t, ready);
-  } else if (a.kind == AccessKind::Load) {
-    a.serviced_by = GpuAccess::Level::L1;
-    L1Outcome out = core_.load(line, a.sector_mask, t.get_data_ptr());
-    if (out.kind == L1Outcome::Kind::Miss && !core_.enabled()) {
-      forward(); // no L1 for this kernel (carve-out left 0 ways): the load itself goes on
-    } else if (out.kind == L1Outcome::Kind::Miss) {
-      ready = lt_fetch(line, out.fetch_sectors, a.src_sm, ready);
-      out = core_.load(line, a.sector_mask, t.get_data_ptr(), true);
-      if (out.kind == L1Outcome::Kind::Miss) { // L1 disabled: the fill was not kept
-        forward();
-      } else {
-        a.serviced_by = GpuAccess::Level::L2;
-      }
-    }
-  } else if (a.kind == AccessKind::Store) {
-    L1Outcome out = core_.store(line, t.get_data_ptr(), t.get_byte_enable_ptr());
-    bool sent = false;                       // write-through store already sent with its fetch
-    if (out.kind == L1Outcome::Kind::Miss) { // write-allocate: fetch on write
-      // A write-through store is offered with the fetch, not after it: offered
-      // a round trip ahead of everyone else, it would book the crossbar's
-      // links (BusyUntil books in offer order) and stall all SMs behind it.
-      // L2 then has the store first and the fill carries it. The store still
-      // completes as if it had left after the fill, as in AT.
+  bool sent = false; // a write-through store already sent with its fetch
+  for (bool replay = false;; replay = true) {
+    Step s = serve(t, replay, ready);
+    if (s.writeback) lt_write_back(*s.writeback, ready);
+    if (s.phi_partials) phi_send(ready); // off the critical path
+    if (s.kind == Step::Kind::Fetch && !replay) {
+      // A write-through store is offered with the fetch, not after it:
+      // offered a round trip ahead of everyone else, it would book the
+      // crossbar's links (BusyUntil books in offer order) and stall all SMs
+      // behind it. L2 then has the store first and the fill carries it. The
+      // store still completes as if it had left after the fill, as in AT.
       const Cycle issue = ready;
       Cycle write = 0; // the forward's own round trip
-      if (!core_.write_back()) forward(), sent = true, write = ready - issue, ready = issue;
-      ready = lt_fetch(line, out.fetch_sectors, a.src_sm, ready) + write;
-      out = core_.store(line, t.get_data_ptr(), t.get_byte_enable_ptr(), true);
+      if (a.kind == AccessKind::Store && !core_.write_back()) {
+        ++forwarded_;
+        forward();
+        sent = true;
+        write = ready - issue;
+        ready = issue;
+      }
+      ready = lt_fetch(line, s.fetch_sectors, a.src_sm, ready) + write;
+      continue; // served again: the fill is in the array now
     }
-    if (out.writeback) lt_write_back(*out.writeback, ready);
-    if (out.kind == L1Outcome::Kind::Forward && !sent) forward();
-  } else if (a.is_rmw() && hlrc_) {
-    ready = lt_hlrc_atomic(t, ready); // owned here, or ask L2 for ownership
-  } else if (a.is_rmw()) {
-    // The atomic is performed at L2: dirty bytes of the dropped sectors must
-    // get there first (write-back L1 only).
-    if (auto wb = core_.atomic(line, a.sector_mask)) lt_write_back(*wb, ready);
-    forward();
-  } else {
-    throw SimError("L1 " + std::string(name()) + ": unsupported access kind " +
-                   std::string(to_string(a.kind)));
+    if (s.kind == Step::Kind::Own) ready = lt_hlrc_own(t, ready);
+    if (s.kind == Step::Kind::Forward && !sent) {
+      ++forwarded_;
+      forward();
+    }
+    if (s.kind == Step::Kind::Bypass || s.kind == Step::Kind::Fetch) forward();
+    if (replay && a.kind == AccessKind::Load) a.serviced_by = GpuAccess::Level::L2;
+    break;
   }
   // Update-only victims of a fill or lazy store, offered when the request
   // came in (a later offer would book the links out of order, as above).
@@ -205,49 +189,31 @@ bool L1Module::attempt(Payload& t, bool replay) {
     if (m == MshrOutcome::MergeFull) return ++stall_mshr_, false;
     return true;
   }
-  if (ctx_.address_map.device_of(line) >= 0) { // a device window: uncached, in order
+  const Step s = serve(t, replay || &t == counted_head_, clk_.now());
+  if (s.writeback) write_back(*s.writeback); // before the request and PHI's partials
+  if (s.phi_partials) phi_send(clk_.now());
+  switch (s.kind) {
+  case Step::Kind::Done:
+    finish(t, 0);
+    return true;
+  case Step::Kind::Own:
+    return hlrc_own(t);
+  case Step::Kind::Forward:
     ++forwarded_;
+    [[fallthrough]];
+  case Step::Kind::Bypass:
     send_down(t);
     return true;
+  case Step::Kind::Fetch:
+    break;
   }
-  if (core_.phi_eligible(a)) return phi_attempt(t);
-  phi_release(a, line, clk_.now()); // PHI: an update-only line's partials go first
-  L1Outcome out;
-  const bool counted = replay || &t == counted_head_; // the core's stats saw it already
-  if (a.kind == AccessKind::Load) {
-    a.serviced_by = GpuAccess::Level::L1;
-    out = core_.load(line, a.sector_mask, t.get_data_ptr(), counted);
-    if (out.kind == L1Outcome::Kind::Hit) return finish(t, 0), true;
-  } else if (a.kind == AccessKind::Store) {
-    out = core_.store(line, t.get_data_ptr(), t.get_byte_enable_ptr(), counted);
-    if (out.writeback) write_back(*out.writeback);
-    if (out.kind == L1Outcome::Kind::Hit) return finish(t, 0), true;
-  } else if (a.is_rmw()) {
-    if (hlrc_) return hlrc_attempt(t);
-    if (auto wb = core_.atomic(line, a.sector_mask)) write_back(*wb); // sent before the atomic
-    out.kind = L1Outcome::Kind::Forward;
-  } else {
-    throw SimError("L1 " + std::string(name()) + ": unsupported access kind " +
-                   std::string(to_string(a.kind)));
-  }
-  if (out.kind == L1Outcome::Kind::Forward) {
-    ++forwarded_;
-    send_down(t);
-    return true;
-  }
-  // Miss: fetch the missing sectors; the request waits in the MSHR. A disabled
-  // L1 keeps nothing, so it forwards the load itself.
-  if (!core_.enabled()) {
-    a.serviced_by = GpuAccess::Level::L2;
-    send_down(t);
-    return true;
-  }
+  // Miss: fetch the missing sectors; the request waits in the MSHR.
   if (mshr_.add(line, &t) == MshrOutcome::NoEntry) {
     counted_head_ = &t;
     return ++stall_mshr_, false;
   }
   a.serviced_by = GpuAccess::Level::L2;
-  send_down(*make_fill_payload(ctx_.pool, line, out.fetch_sectors, spec_.line_bytes, sm_));
+  send_down(*make_fill_payload(ctx_.pool, line, s.fetch_sectors, spec_.line_bytes, sm_));
   return true;
 }
 

@@ -57,6 +57,22 @@ public:
   static constexpr Cycle kStallNetCycles = 1024;
 
 private:
+  // What a request does here, for both timing styles (l1_serve_module.cpp).
+  struct Step {
+    enum class Kind {
+      Done,    // serviced here: a hit, an absorbed store, a PHI red, an owned atomic
+      Fetch,   // fetch `fetch_sectors`, then serve again as a replay
+      Forward, // the request itself goes on to L2 (write-through store, atomic, window)
+      Bypass,  // a load with no L1 this kernel: goes on, not counted as forwarded
+      Own,     // hLRC: a device atomic asks its line's home for ownership
+    } kind = Kind::Done;
+    uint32_t fetch_sectors = 0;
+    std::optional<Writeback> writeback; // dirty bytes that reach L2 before the request
+    bool phi_partials = false;          // PHI: the core's outbox goes down after `writeback`
+  };
+  // `replay`: the core counted this request already. `now`: when PHI
+  // partials that must precede it leave.
+  Step serve(Payload& t, bool replay, Cycle now);
   TargetPort::Hooks target_hooks();
   // LT / functional
   void b_transport(Payload& t, sc_core::sc_time& delay);
@@ -79,19 +95,17 @@ private:
   // back, releases and invalidates as the protocol says, then is answered.
   Cycle lt_fence(const GpuAccess& a, Cycle arrival);
   bool fence_attempt(Payload& t);
-  // hLRC (l1_hlrc_module.cpp)
+  // hLRC (l1_hlrc_module.cpp): the ownership request of a Step::Own.
   struct Hlrc;
   void hlrc_init();
-  Cycle lt_hlrc_atomic(Payload& t, Cycle ready);
-  bool hlrc_attempt(Payload& t);
+  Cycle lt_hlrc_own(Payload& t, Cycle ready);
+  bool hlrc_own(Payload& t);
   void hlrc_on_grant(Payload& t);
   Cycle hlrc_release(const Writeback& wb, Cycle at, HlrcRelease why);
   // PHI (l1_phi_module.cpp): the core's update-only lines leave as Red packets
   // on the blocking path; no partial update is ever in flight.
   Cycle phi_send(Cycle at, bool blocking = false);
   void phi_release(const GpuAccess& a, Addr line, Cycle at);
-  void lt_phi_update(Payload& t, Cycle ready);
-  bool phi_attempt(Payload& t);
   bool phi_landed(Payload& t);                // AT: a tracked packet's answer
   void send_tracked(GpuPayload& p, bool red); // AT: send_down + tracker
 

@@ -72,24 +72,6 @@ void L1Module::phi_release(const GpuAccess& a, Addr line, Cycle at) {
   if (core_.phi() && !core_.phi_eligible(a) && core_.phi_release(line)) phi_send(at);
 }
 
-void L1Module::lt_phi_update(Payload& t, Cycle ready) {
-  GpuAccess& a = access_of(t);
-  a.serviced_by = GpuAccess::Level::L1;
-  L1Outcome out = core_.phi_update(a, t.get_address());
-  if (out.writeback) lt_write_back(*out.writeback, ready);
-  phi_send(ready); // victims and op-mismatch partials, off the critical path
-}
-
-bool L1Module::phi_attempt(Payload& t) {
-  GpuAccess& a = access_of(t);
-  a.serviced_by = GpuAccess::Level::L1;
-  L1Outcome out = core_.phi_update(a, t.get_address());
-  if (out.writeback) write_back(*out.writeback); // before the partials of its line
-  phi_send(clk_.now());
-  finish(t, 0);
-  return true;
-}
-
 void L1Module::release_async(std::function<void()> done) {
   if (!ctx_.at() || !core_.phi())
     throw std::logic_error(std::string(name()) + ": release_async is for PHI in AT only");
