@@ -32,14 +32,17 @@ struct AtomicBufferSpec {
             "entries per buffer; at least the warp size (32) so that one warp instruction "
             "always fits. The paper evaluates 32/64/128/256 (scheduler level, headline 64) "
             "and 32 per warp (warp level)");
-    v.choice(order, "order", "gwat", {"gwat", "gtar", "srr", "none"},
+    v.choice(order, "order", "gwat", {"gwat", "gtar", "srr", "gtrr", "none"},
              "order of the ordered instructions (reds, value-returning atomics, device "
              "fences) of the warps sharing a buffer: gwat = a token passed in logical warp "
              "order (Greedy-With-Atomic-Token, §V-D); gtar = rounds: every warp of the ring "
              "waits at its next ordered instruction until all have arrived (or exited), then "
              "they issue in logical order (Greedy-Then-Atomic-Round-Robin, §V-C; the same "
              "sequence as gwat, other timing); srr = the token orders every instruction of "
-             "the ring (Strict Round Robin, §V-A; other bits, still deterministic); none = "
+             "the ring (Strict Round Robin, §V-A; other bits, still deterministic); gtrr = no "
+             "order until every warp of the ring waits at its first ordered instruction (or "
+             "exited), then srr for the rest of the kernel (Greedy-Then-Round-Robin, §V-B; "
+             "srr's kind of bits, other timing); none = "
              "whatever the warp scheduler issues first (not deterministic with scheduler-level "
              "buffers: a negative control; warp-level buffers need no order)");
     v.param(insert_cycles, "insert_cycles", 1, Range{1, 1000}, "cycles",
