@@ -12,6 +12,9 @@ void AtomicBufferSpec::derive() {
     throw ConfigError("dab.level: unknown value '" + level + "'");
   if (flush_granularity != "gpu" && flush_granularity != "cluster")
     throw ConfigError("dab.flush_granularity: unknown value '" + flush_granularity + "'");
+  if (keying == "group" && level != "scheduler")
+    throw ConfigError("dab.keying = group needs dab.level = scheduler (a group's buffers are "
+                      "shared by its warps, w mod dab.group_buffers)");
   // All-or-nothing insertion (notes §3.1 [R]): a full warp of distinct
   // addresses must fit an empty buffer, or that warp could never issue.
   if (entries < kMaxLanes)

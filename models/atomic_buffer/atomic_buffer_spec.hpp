@@ -18,10 +18,10 @@ constexpr uint32_t kDabEntryBytes = 9;
 
 struct AtomicBufferSpec {
   uint32_t entries = 0, sector_bytes = 0, offset_index = 0, flush_start_cycles = 0,
-           insert_cycles = 0;
+           insert_cycles = 0, group_ctas = 0, group_buffers = 0;
   bool fusion = false, flush_coalescing = false, offset_flush = false, reorder = false,
        allow_overlap = false;
-  std::string level, flush_granularity, order;
+  std::string level, flush_granularity, order, keying;
 
   template <class V>
   void visit(V& v) {
@@ -32,16 +32,32 @@ struct AtomicBufferSpec {
             "entries per buffer; at least the warp size (32) so that one warp instruction "
             "always fits. The paper evaluates 32/64/128/256 (scheduler level, headline 64) "
             "and 32 per warp (warp level)");
-    v.choice(order, "order", "gwat", {"gwat", "gtar", "srr", "none"},
+    v.choice(order, "order", "gwat", {"gwat", "gtar", "srr", "gtrr", "none"},
              "order of the ordered instructions (reds, value-returning atomics, device "
              "fences) of the warps sharing a buffer: gwat = a token passed in logical warp "
              "order (Greedy-With-Atomic-Token, §V-D); gtar = rounds: every warp of the ring "
              "waits at its next ordered instruction until all have arrived (or exited), then "
              "they issue in logical order (Greedy-Then-Atomic-Round-Robin, §V-C; the same "
              "sequence as gwat, other timing); srr = the token orders every instruction of "
-             "the ring (Strict Round Robin, §V-A; other bits, still deterministic); none = "
+             "the ring (Strict Round Robin, §V-A; other bits, still deterministic); gtrr = no "
+             "order until every warp of the ring waits at its first ordered instruction (or "
+             "exited), then srr for the rest of the kernel (Greedy-Then-Round-Robin, §V-B; "
+             "srr's kind of bits, other timing); none = "
              "whatever the warp scheduler issues first (not deterministic with scheduler-level "
              "buffers: a negative control; warp-level buffers need no order)");
+    v.choice(keying, "keying", "sm", {"sm", "group"},
+             "what a buffer belongs to: sm = the SM's schedulers or warp slots, batches of the "
+             "kernel's occupancy (the paper); group = the CTA groups of sm.cta_groups (CTA c in "
+             "group c mod sm.cta_groups), each with dab.group_buffers buffers and batches of "
+             "dab.group_ctas CTAs, so every red's order, and the bits, do not depend on "
+             "sm.count (beyond the paper, issue 14 item 8; scheduler level only)");
+    v.param(group_ctas, "group_ctas", 2, Range{1, 1024}, "CTAs",
+            "keying group: CTAs of a group that share its buffers at once (a batch); every "
+            "group an SM hosts must fit its batch at once: ceil(sm.cta_groups / sm.count) x "
+            "group_ctas CTAs resident per SM");
+    v.param(group_buffers, "group_buffers", 4, Range{1, 64}, "buffers",
+            "keying group: buffers per CTA group; warp w of a CTA uses buffer w mod "
+            "group_buffers (as w mod sm.schedulers at scheduler level)");
     v.param(insert_cycles, "insert_cycles", 1, Range{1, 1000}, "cycles",
             "cycles a red taken into a buffer occupies its warp (an ALU-like operation, P21)");
     v.param(flush_start_cycles, "flush_start_cycles", 20, Range{0, 100000}, "cycles",
@@ -70,6 +86,7 @@ struct AtomicBufferSpec {
   }
 
   bool enabled() const { return level != "none"; }
+  bool grouped() const { return enabled() && keying == "group"; }
   // Relaxed limit-study variants are not deterministic (§3.10).
   bool deterministic() const { return reorder && !allow_overlap && flush_granularity == "gpu"; }
   // Throws ConfigError naming the `dab.*` key of an impossible combination.

@@ -13,7 +13,8 @@ StageType dab_stage_type() {
           "buffers, orders them (dab.order), flushes GPU-wide; implied by dab.level != none",
           [](const char* name, const StageContext& c) -> std::unique_ptr<PathStage> {
             const PlatformSpec& p = c.ctx.platform;
-            return std::make_unique<DabModule>(name, c, p.dab, p.sm.schedulers, p.sm.max_warps);
+            return std::make_unique<DabModule>(name, c, p.dab, p.sm.schedulers, p.sm.max_warps,
+                                               p.sm.count, p.sm.cta_groups);
           },
           [](const PlatformSpec& p) { return p.dab.enabled(); },
           [](const PlatformSpec& p) {
@@ -21,6 +22,10 @@ StageType dab_stage_type() {
               throw ConfigError("sm.stages lists 'dab' but dab.level is none (set dab.level = "
                                 "warp or scheduler)");
           }};
+}
+
+uint32_t dab_sources(const PlatformSpec& p) {
+  return p.dab.grouped() ? p.sm.cta_groups : p.sm.count;
 }
 
 StageType dab_reorder_stage_type() {
@@ -32,7 +37,7 @@ StageType dab_reorder_stage_type() {
                 // With dab.level none nothing is tagged: the unit passes every
                 // request on, so one topology serves a sweep's baseline too.
                 const PlatformSpec& p = c.ctx.platform;
-                return std::make_unique<DabReorderModule>(name, c, p.dab, p.sm.count);
+                return std::make_unique<DabReorderModule>(name, c, p.dab, dab_sources(p));
               }};
   t.any_link = true;
   return t;

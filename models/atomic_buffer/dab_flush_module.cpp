@@ -42,7 +42,8 @@ void flush_packet_to_payload(GpuPayload& p, const FlushPacket& f, uint32_t line_
   a.kind = AccessKind::Red;
   a.op = f.ops.at(0).op;
   a.type = f.ops[0].type;
-  a.src_sm = uint16_t(f.sm);
+  a.src_sm = uint16_t(f.port);
+  a.src_cta = f.sm;
   a.order_tag = (f.epoch << 32) | f.seq;
   TLMGPU_CHECK(f.epoch != 0 && f.ops.size() <= kMaxLanes);
   a.num_lanes = uint8_t(f.ops.size());
@@ -61,7 +62,8 @@ FlushPacket flush_packet_of(GpuPayload& p, uint32_t partition) {
   FlushPacket f;
   f.epoch = a.order_tag >> 32;
   f.seq = uint32_t(a.order_tag);
-  f.sm = a.src_sm;
+  f.sm = a.src_cta;
+  f.port = a.src_sm;
   f.partition = partition;
   for (unsigned i = 0; i < a.num_lanes; ++i)
     f.ops.push_back(
@@ -96,14 +98,14 @@ void DabFlushControl::attach(DabReorderModule* u, uint32_t partition) {
 }
 
 bool DabFlushControl::all_ready() const {
-  return std::all_of(sms_.begin(), sms_.end(), [](DabModule* s) { return s->core().ready(); });
+  return std::all_of(sms_.begin(), sms_.end(), [](DabModule* s) { return s->ready(); });
 }
 bool DabFlushControl::all_empty() const {
-  return std::all_of(sms_.begin(), sms_.end(), [](DabModule* s) { return s->core().empty(); });
+  return std::all_of(sms_.begin(), sms_.end(), [](DabModule* s) { return s->empty(); });
 }
 bool DabFlushControl::busy() const {
   return flushing_ ||
-         !std::all_of(sms_.begin(), sms_.end(), [](DabModule* s) { return s->core().settled(); });
+         !std::all_of(sms_.begin(), sms_.end(), [](DabModule* s) { return s->settled(); });
 }
 
 void DabFlushControl::run() {
@@ -129,10 +131,12 @@ void DabFlushControl::flush() {
   // what each SM drains now is what it held when the last one became READY.
   const uint64_t e = ++epoch_;
   ++flushes_;
-  std::vector<std::vector<uint32_t>> counts(sms_.size()); // [sm][slice]
-  for (DabModule* s : sms_)
-    counts[s->sm()] = s->drain(e);
   const uint32_t slices = ctx_.address_map.slices();
+  // [source][slice]: a source is an SM, or a CTA group (dab.keying = group)
+  std::vector<std::vector<uint32_t>> counts(dab_sources(ctx_.platform),
+                                            std::vector<uint32_t>(slices, 0));
+  for (DabModule* s : sms_)
+    s->drain(e, counts);
   if (spec_.reorder || !units_.empty()) {
     if (units_.size() != slices || std::count(units_.begin(), units_.end(), nullptr))
       throw SimError(
@@ -141,8 +145,8 @@ void DabFlushControl::flush() {
           std::to_string(units_.size() - std::count(units_.begin(), units_.end(), nullptr)) +
           " (see examples/dab/)");
     for (uint32_t p = 0; p < slices; ++p) {
-      std::vector<uint32_t> col(sms_.size());
-      for (size_t s = 0; s < sms_.size(); ++s)
+      std::vector<uint32_t> col(counts.size());
+      for (size_t s = 0; s < counts.size(); ++s)
         col[s] = counts[s][p];
       units_[p]->preflush(e, col);
     }

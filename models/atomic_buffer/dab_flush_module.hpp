@@ -34,6 +34,9 @@ void split_for_requests(std::vector<FlushPacket>& packets);
 // A flush packet as a TLM request (a red of one sector's ops, tagged) and back.
 void flush_packet_to_payload(GpuPayload& p, const FlushPacket& f, uint32_t line_bytes);
 FlushPacket flush_packet_of(GpuPayload& p, uint32_t partition);
+// Who takes turns at the reorder units: the SMs, or the CTA groups
+// (sm.cta_groups) under dab.keying = group.
+uint32_t dab_sources(const PlatformSpec& p);
 
 class DabFlushControl {
 public:

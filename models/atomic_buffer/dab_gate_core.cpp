@@ -11,7 +11,7 @@ namespace tlmgpu {
 DabGateCore::DabGateCore(const AtomicBufferSpec& spec, uint32_t sm, uint32_t schedulers,
                          uint32_t warp_slots, StatGroup& stats)
     : spec_(spec), sm_(sm), schedulers_(std::max(1u, schedulers)), srr_(spec.order == "srr"),
-      gtar_(spec.order == "gtar"), ordered_(spec.order != "none"),
+      gtar_(spec.order == "gtar"), gtrr_(spec.order == "gtrr"), ordered_(spec.order != "none"),
       token_waits_(stats.counter("token_waits", "checks",
                                  "ordered instructions held because another warp of their "
                                  "buffer's ring had the token (dab.order = gwat)")),
@@ -44,6 +44,8 @@ void DabGateCore::kernel_begins(const GateLaunch& l) {
   exited_in_batch_ = 0;
   exited_.assign(size_t(ctas_here_) * l.warps_per_cta, 0);
   arrived_.assign(exited_.size(), 0);
+  for (Buffer& b : bufs_)
+    b.strict = false;
   build_rings();
 }
 
@@ -131,36 +133,50 @@ bool DabGateCore::gathered(const Buffer& b) const {
                      [&](uint32_t id) { return exited_[id] || arrived_[id]; });
 }
 
+bool DabGateCore::gather(Buffer& b, uint32_t id, bool commit) {
+  arrived_[id] = 1;
+  if (!gathered(b)) {
+    if (commit) ++token_waits_;
+    return false;
+  }
+  b.token = 0;
+  open(); // the ring's first warp may be asleep, waiting for the gate
+  return true;
+}
+
 DabGateCore::Verdict DabGateCore::check(const GateWarp& gw, const WarpInstr& in, bool commit) {
   const uint32_t id = logical(gw);
   const uint32_t W = launch_.warps_per_cta;
   const uint32_t j = id / W;
+  // A CTA-scope fence cannot expose a buffered red (P6): not an ordering
+  // point. Only srr (and gtrr once strict) orders it, and every other
+  // instruction, by the token.
+  const bool ordering = in.kind == WarpInstr::Kind::Red || in.kind == WarpInstr::Kind::Atomic ||
+                        (in.kind == WarpInstr::Kind::Fence && in.scope != Scope::Cta);
+  Buffer& b = bufs_[buffer_of(j, id % W)];
+  const bool strict = srr_ || (gtrr_ && b.strict);
+  // gtrr before its switch treats what gwat does not gate as gwat does: it
+  // issues at once, whatever the batch.
+  if (!strict && in.kind != WarpInstr::Kind::Fence && !ordering) return Verdict::Pass;
   if (j / launch_.ctas_per_sm != cur_) {
     if (commit) ++batch_waits_;
     return Verdict::Wait;
   }
-  // A CTA-scope fence cannot expose a buffered red (P6): not an ordering
-  // point. Only srr orders it (and every other instruction) by the token.
-  const bool ordering = in.kind == WarpInstr::Kind::Red || in.kind == WarpInstr::Kind::Atomic ||
-                        (in.kind == WarpInstr::Kind::Fence && in.scope != Scope::Cta);
-  if (!ordering && !srr_) return Verdict::Pass;
-  Buffer& b = bufs_[buffer_of(j, id % W)];
+  if (!ordering && !strict) return Verdict::Pass;
   const auto me = uint32_t(std::find(b.ring.begin(), b.ring.end(), id) - b.ring.begin());
   if (gtar_ && !b.round) { // gather: wait until the whole ring is here
-    arrived_[id] = 1;
-    if (!gathered(b)) {
-      if (commit) ++token_waits_;
-      return Verdict::Wait;
-    }
+    if (!gather(b, id, commit)) return Verdict::Wait;
     b.round = true;
-    b.token = 0;
-    open(); // the ring's first warp may be asleep, waiting for the gate
+  }
+  if (gtrr_ && !b.strict) { // the ring's first ordered instructions: switch to srr
+    if (!gather(b, id, commit)) return Verdict::Wait;
+    b.strict = true;
   }
   if (ordered_ && holder(b) != int(me)) {
     if (commit) ++token_waits_;
     return Verdict::Wait;
   }
-  if (!ordering) { // srr: any other instruction of the token holder
+  if (!ordering) { // srr, strict gtrr: any other instruction of the token holder
     if (commit) {
       pass_token(b, me);
       open();

@@ -15,6 +15,10 @@
 //               the token wraps (so GTAR and GWAT give the same bits)
 //   order srr:  the token orders every instruction of the ring's warps (strict
 //               round robin, §V-A): other bits than GWAT's, still deterministic
+//   order gtrr: greedy (no order) until every warp of the ring waits at its first
+//               ordered instruction or has exited, then srr for the rest of the
+//               kernel, later batches included (§V-B, notes §3.4.2): so only the
+//               first warps of a buffer run greedily
 //
 // Ordered instructions are reds (taken into the buffer like an ALU op: no
 // request goes down the path, P21), value-returning atomics and device or
@@ -55,11 +59,12 @@ public:
   DabGateCore(const AtomicBufferSpec& spec, uint32_t sm, uint32_t schedulers, uint32_t warp_slots,
               StatGroup& stats);
 
-  // srr orders every instruction; the others only reds, atomics and fences.
+  // srr (and gtrr, once it switches) orders every instruction; the others
+  // only reds, atomics and fences.
   bool gates(WarpInstr::Kind k) const {
-    return srr_ ? k != WarpInstr::Kind::Exit
-                : k == WarpInstr::Kind::Red || k == WarpInstr::Kind::Atomic ||
-                      k == WarpInstr::Kind::Fence;
+    return srr_ || gtrr_ ? k != WarpInstr::Kind::Exit
+                         : k == WarpInstr::Kind::Red || k == WarpInstr::Kind::Atomic ||
+                               k == WarpInstr::Kind::Fence;
   }
   void kernel_begins(const GateLaunch& l); // throws InvariantError for a bad geometry
   void warp_started(const GateWarp& w);    // throws InvariantError if placement is not c mod sms
@@ -98,6 +103,7 @@ private:
     uint32_t token = 0;         // index into ring where the holder search starts
     bool sync = false;
     bool round = false;        // gtar: the ring's warps issue in order (else they gather)
+    bool strict = false;       // gtrr: switched to srr (until the kernel ends)
     uint64_t drained_into = 0; // the last epoch that took packets from it
   };
   uint32_t buffer_of(uint32_t j, uint32_t w) const;
@@ -113,13 +119,16 @@ private:
 
   const AtomicBufferSpec& spec_;
   const uint32_t sm_, schedulers_;
-  const bool srr_, gtar_, ordered_; // dab.order srr, gtar; any order but none
+  const bool srr_, gtar_, gtrr_, ordered_; // dab.order srr, gtar, gtrr; any order but none
   std::vector<Buffer> bufs_;
   GateLaunch launch_{};
   uint32_t ctas_here_ = 0, batches_ = 0, cur_ = 0, exited_in_batch_ = 0;
   std::vector<uint8_t> exited_;  // per logical warp
   std::vector<uint8_t> arrived_; // gtar: waits at an ordered instruction (per logical warp)
   bool gathered(const Buffer& b) const;
+  // gtar's gather before a round, gtrr's before it switches: Wait until the
+  // whole ring is here, then the ring's first warp holds the token.
+  bool gather(Buffer& b, uint32_t id, bool commit);
   uint64_t applied_ = 0;
   bool injecting_ = false;
   Counter &token_waits_, &batch_waits_, &sync_waits_, &full_waits_;

@@ -1,6 +1,7 @@
 // DAB's atomic buffer stage (dab_module.hpp).
 #include "models/atomic_buffer/dab_module.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 using namespace sc_core;
@@ -8,9 +9,10 @@ using namespace sc_core;
 namespace tlmgpu {
 
 DabModule::DabModule(sc_module_name n, const StageContext& c, const AtomicBufferSpec& spec,
-                     uint32_t schedulers, uint32_t warp_slots)
+                     uint32_t schedulers, uint32_t warp_slots, uint32_t sms, uint32_t groups)
     : PathStage(n), ctx_(c.ctx), spec_(spec), sm_(c.sm), clk_(c.sm_clock_mhz),
-      stats_(c.sm_stats, basename()), core_(spec, c.sm, schedulers, warp_slots, stats_),
+      stats_(c.sm_stats, basename()), grouped_(spec.grouped()), sms_(sms), groups_(groups),
+      sources_(sources()), cores_(make_cores(schedulers, warp_slots)),
       control_(DabFlushControl::of(c, spec)),
       up_("up", 1u << 20,
           TargetPort::Hooks{[this](Payload& t, sc_time& d) { b_transport(t, d); },
@@ -19,38 +21,110 @@ DabModule::DabModule(sc_module_name n, const StageContext& c, const AtomicBuffer
       packets_(stats_.counter("flush_packets", "requests",
                               "flush transactions this SM sent to L2 (after coalescing)")),
       flushes_(stats_.counter("flushes", "flushes", "GPU-wide flushes this SM took part in")) {
-  core_.changed = [this] {
-    open();
-    control_.poke();
-  };
+  for (auto& core : cores_)
+    core->changed = [this] {
+      open();
+      control_.poke();
+    };
   control_.attach(this);
+}
+
+std::vector<uint32_t> DabModule::sources() const {
+  if (!grouped_) return {sm_};
+  std::vector<uint32_t> s;
+  for (uint32_t g = sm_; g < groups_; g += sms_)
+    s.push_back(g);
+  return s;
+}
+
+// In the initialiser list, before this stage's own counters: the buffers'
+// stats are declared first (stats.json keeps that order).
+std::vector<std::unique_ptr<DabGateCore>> DabModule::make_cores(uint32_t schedulers,
+                                                                uint32_t warp_slots) {
+  std::vector<std::unique_ptr<DabGateCore>> cores;
+  if (!grouped_)
+    cores.push_back(std::make_unique<DabGateCore>(spec_, sm_, schedulers, warp_slots, stats_));
+  for (uint32_t g : grouped_ ? sources_ : std::vector<uint32_t>{})
+    cores.push_back(
+        std::make_unique<DabGateCore>(spec_, g, spec_.group_buffers, warp_slots, stats_));
+  if (cores.empty()) // an SM beyond the groups runs no CTA: a core that stays DONE, not a source
+    cores.push_back(
+        std::make_unique<DabGateCore>(spec_, sm_, spec_.group_buffers, warp_slots, stats_));
+  return cores;
+}
+
+void DabModule::kernel_begins(const GateLaunch& l) {
+  if (!grouped_) return cores_[0]->kernel_begins(l);
+  // Every group this SM hosts runs its first batch at once (the SM takes its
+  // CTAs in ascending order, group after group), or a group FULL and
+  // waiting for a flush could keep a group that has not started from its
+  // slots while the flush waits for that group.
+  uint64_t need = 0;
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    const uint32_t g = sources_[i];
+    cores_[i]->kernel_begins(
+        GateLaunch{l.grid_ctas, l.warps_per_cta, spec_.group_ctas, groups_, g});
+    const uint64_t ctas = g < l.grid_ctas ? (l.grid_ctas - g + groups_ - 1) / groups_ : 0;
+    need += std::min<uint64_t>(spec_.group_ctas, ctas);
+  }
+  if (need > l.ctas_per_sm)
+    throw SimError(std::string(name()) + ": dab.keying = group: the " +
+                   std::to_string(sources_.size()) + " CTA groups of this SM need " +
+                   std::to_string(need) + " CTAs resident at once (dab.group_ctas = " +
+                   std::to_string(spec_.group_ctas) + " each), but only " +
+                   std::to_string(l.ctas_per_sm) + " fit; lower dab.group_ctas or sm.cta_groups");
+}
+
+bool DabModule::ready() const {
+  return std::all_of(cores_.begin(), cores_.end(), [](auto& c) { return c->ready(); });
+}
+bool DabModule::empty() const {
+  return std::all_of(cores_.begin(), cores_.end(), [](auto& c) { return c->empty(); });
+}
+bool DabModule::settled() const {
+  return std::all_of(cores_.begin(), cores_.end(), [](auto& c) { return c->settled(); });
+}
+
+std::string DabModule::state() const {
+  if (!grouped_) return cores_[0]->state();
+  std::string s;
+  for (size_t i = 0; i < sources_.size(); ++i)
+    s += (i ? "; group " : "group ") + std::to_string(sources_[i]) + ": " + cores_[i]->state();
+  return s;
 }
 
 IssueGate::Verdict DabModule::check(const GateWarp& w, const WarpInstr& in, bool commit) {
   try {
-    return core_.check(w, in, commit);
+    return core_of(w).check(w, in, commit);
   } catch (const std::invalid_argument& e) { // a red the buffer cannot hold (misaligned, ...)
     throw SimError(std::string(name()) + ": " + e.what());
   }
 }
 
-std::vector<uint32_t> DabModule::drain(uint64_t epoch) {
-  std::vector<FlushPacket> packets = core_.drain(epoch);
-  split_for_requests(packets);
-  const uint32_t slices = ctx_.address_map.slices();
-  std::vector<uint32_t> counts = number_flush_stream(
-      packets, epoch, sm_, slices, [this](Addr a) { return ctx_.address_map.slice_of(a); });
-  if (!packets.empty()) ++flushes_;
-  packets_ += packets.size();
-  outbox_ = std::move(packets);
+void DabModule::drain(uint64_t epoch, std::vector<std::vector<uint32_t>>& counts) {
+  outbox_.clear();
   next_out_ = 0;
-  return counts;
+  const uint32_t slices = ctx_.address_map.slices();
+  for (size_t i = 0; i < sources_.size(); ++i) { // in ascending order
+    std::vector<FlushPacket> packets = cores_[i]->drain(epoch);
+    if (packets.empty()) continue;
+    split_for_requests(packets);
+    const uint32_t src = sources_[i];
+    counts.at(src) = number_flush_stream(packets, epoch, src, slices,
+                                         [this](Addr a) { return ctx_.address_map.slice_of(a); });
+    for (FlushPacket& f : packets)
+      f.port = sm_;
+    outbox_.insert(outbox_.end(), std::make_move_iterator(packets.begin()),
+                   std::make_move_iterator(packets.end()));
+  }
+  if (!outbox_.empty()) ++flushes_;
+  packets_ += outbox_.size();
 }
 
 sc_time DabModule::inject(const sc_time& start) {
   if (outbox_.empty()) return start;
   if (ctx_.at()) {
-    core_.set_injecting(true);
+    set_injecting(true);
     if (!inject_pending_) {
       inject_pending_ = true;
       timer_.schedule(start, [this] { at_inject(); });
@@ -90,7 +164,7 @@ void DabModule::at_inject() {
   }
   outbox_.clear();
   next_out_ = 0;
-  core_.set_injecting(false);
+  set_injecting(false);
   if (acked()) control_.sm_acked();
 }
 

@@ -14,6 +14,13 @@
 // Everything else passes through unchanged in every timing mode: the red
 // requests of a DAB kernel never reach this stage, because the gate took
 // their instructions at issue.
+//
+// dab.keying = group (beyond the paper, issue 14 item 8): the stage holds one
+// DabGateCore per CTA group it hosts (groups g with g mod sm.count == this
+// SM, sm.cta_groups in all), each a "virtual SM" of dab.group_buffers
+// buffers and batches of dab.group_ctas CTAs, numbered and reordered as
+// source g. What each group buffers, when it is READY and where its packets
+// fall in a flush then follow from the program alone, whatever sm.count is.
 #pragma once
 
 #include "models/atomic_buffer/dab_flush_module.hpp"
@@ -29,47 +36,65 @@ namespace tlmgpu {
 
 class DabModule : public PathStage, public IssueGate {
 public:
-  // `schedulers` and `warp_slots` of the SM size its buffers.
+  // `schedulers` and `warp_slots` of the SM size its buffers; `sms` and
+  // `groups` (sm.count, sm.cta_groups) place the CTA groups (keying group).
   DabModule(sc_core::sc_module_name n, const StageContext& c, const AtomicBufferSpec& spec,
-            uint32_t schedulers, uint32_t warp_slots);
+            uint32_t schedulers, uint32_t warp_slots, uint32_t sms, uint32_t groups);
   tlm::tlm_target_socket<>& upstream() override { return up_.socket; }
   tlm::tlm_initiator_socket<>& downstream() override { return down_.socket; }
   IssueGate* issue_gate() override { return this; }
 
   // IssueGate
-  bool gates(WarpInstr::Kind k) const override { return core_.gates(k); }
+  bool gates(WarpInstr::Kind k) const override { return cores_[0]->gates(k); }
   Verdict check(const GateWarp& w, const WarpInstr& in, bool commit) override;
   uint32_t taken_cycles() const override { return spec_.insert_cycles; }
-  void kernel_begins(const GateLaunch& l) override { core_.kernel_begins(l); }
-  void warp_started(const GateWarp& w) override { core_.warp_started(w); }
-  void warp_exited(const GateWarp& w) override { core_.warp_exited(w); }
-  std::string state() const override { return core_.state(); }
+  void kernel_begins(const GateLaunch& l) override;
+  void warp_started(const GateWarp& w) override { core_of(w).warp_started(w); }
+  void warp_exited(const GateWarp& w) override { core_of(w).warp_exited(w); }
+  std::string state() const override;
 
   // The flush protocol (DabFlushControl).
   uint16_t sm() const { return sm_; }
-  const DabGateCore& core() const { return core_; }
-  // Empties the buffers into packets of `epoch`, numbered per L2 slice;
-  // returns how many go to each slice (the pre-flush counts).
-  std::vector<uint32_t> drain(uint64_t epoch);
+  bool ready() const;   // every buffer READY
+  bool empty() const;   // nothing buffered
+  bool settled() const; // nothing buffered, every flush of this SM applied
+  // Empties the buffers into packets of `epoch`, numbered per source and L2
+  // slice; adds how many go to each slice to counts[source] (pre-flush counts).
+  void drain(uint64_t epoch, std::vector<std::vector<uint32_t>>& counts);
   // Sends the drained packets, the first at `start` (one per SM cycle).
   // functional/lt: all now, on the blocking path; returns when the last is
   // applied. at: queued; acked() once every one is answered.
   sc_core::sc_time inject(const sc_core::sc_time& start);
   bool acked() const { return outbox_.empty() && in_flight_ == 0; }
-  void applied(uint64_t epoch) { core_.applied(epoch); }
+  void applied(uint64_t epoch) {
+    for (auto& c : cores_)
+      c->applied(epoch);
+  }
 
 private:
   void b_transport(Payload& t, sc_core::sc_time& d) { down_.b_transport(t, d); }
   void at_take();
   void at_response(Payload& t);
   void at_inject();
+  std::vector<uint32_t> sources() const;
+  std::vector<std::unique_ptr<DabGateCore>> make_cores(uint32_t schedulers, uint32_t warp_slots);
+  void set_injecting(bool on) {
+    for (auto& c : cores_)
+      c->set_injecting(on);
+  }
+  DabGateCore& core_of(const GateWarp& w) { return *cores_[grouped_ ? w.cta % groups_ / sms_ : 0]; }
 
   SimContext& ctx_;
   const AtomicBufferSpec& spec_;
   const uint16_t sm_;
   Clock clk_;
   StatGroup stats_;
-  DabGateCore core_;
+  const bool grouped_;
+  const uint32_t sms_, groups_;
+  // The sources this SM flushes as: itself, or the CTA groups it hosts;
+  // cores_[i] is source i's (an SM hosting no group keeps one idle core).
+  std::vector<uint32_t> sources_;
+  std::vector<std::unique_ptr<DabGateCore>> cores_;
   DabFlushControl& control_;
   TargetPort up_;
   InitiatorPort down_;

@@ -80,7 +80,8 @@ void DabReorderModule::at_response(Payload& t) {
 std::string DabReorderModule::state() const {
   std::ostringstream os;
   os << name() << ": " << core_.waiting() << " packets waiting";
-  if (auto a = core_.awaited()) os << ", for SM " << a->first << " packet " << a->second;
+  if (auto a = core_.awaited())
+    os << ", for source (SM or CTA group) " << a->first << " packet " << a->second;
   return os.str();
 }
 

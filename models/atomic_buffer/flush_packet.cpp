@@ -15,7 +15,7 @@ std::vector<uint32_t> number_flush_stream(std::vector<FlushPacket>& stream, uint
     for (const FlushOp& op : p.ops)
       TLMGPU_CHECK(partition_of(op.addr) == part);
     p.epoch = epoch;
-    p.sm = sm;
+    p.sm = p.port = sm;
     p.partition = part;
     p.seq = counts[part]++;
   }

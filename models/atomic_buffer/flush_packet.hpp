@@ -27,7 +27,10 @@ struct FlushOp {
 // flush engine (number_flush_stream), not by the buffer.
 struct FlushPacket {
   uint64_t epoch = 0;
-  uint32_t sm = 0;
+  // Whose round-robin turn the packet takes at the reorder unit: the SM, or
+  // with dab.keying = group the CTA group. `port` is the SM that sends it
+  // (and gets the acknowledgement).
+  uint32_t sm = 0, port = 0;
   uint32_t seq = 0;       // index among this SM's packets to this sub-partition
   uint32_t partition = 0; // destination sub-partition
   Addr sector = 0;        // sector-aligned address of ops[0]

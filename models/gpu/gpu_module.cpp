@@ -110,7 +110,7 @@ void GpuModule::launch(KernelLaunch k) {
   kernel_ = std::move(k);
   dispatcher_ = std::make_unique<CtaDispatcher>(
       uint32_t(kernel_.grid.count()), uint32_t(sms.size()), occ.ctas_per_sm,
-      p.sm.cta_placement == "deterministic", &cta_jitter_);
+      p.sm.cta_placement == "deterministic", &cta_jitter_, p.sm.cta_groups);
   for (auto& sm : sms)
     sm->begin_kernel(kernel_, device_memory, occ.ctas_per_sm, uint32_t(sms.size()));
   running_ = true;

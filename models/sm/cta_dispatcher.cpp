@@ -6,9 +6,10 @@
 namespace tlmgpu {
 
 CtaDispatcher::CtaDispatcher(uint32_t num_ctas, uint32_t num_sms, uint32_t ctas_per_sm,
-                             bool deterministic, JitterStream* pick)
+                             bool deterministic, JitterStream* pick, uint32_t groups)
     : num_ctas_(num_ctas), num_sms_(num_sms), ctas_per_sm_(ctas_per_sm),
-      deterministic_(deterministic), pick_(deterministic || !pick || !pick->on() ? nullptr : pick),
+      groups_(groups ? groups : num_sms), deterministic_(deterministic),
+      pick_(deterministic || !pick || !pick->on() ? nullptr : pick),
       last_sm_(num_sms ? num_sms - 1 : 0), running_(num_sms, 0), started_(num_sms, 0) {
   if (num_sms == 0 || ctas_per_sm == 0)
     throw std::invalid_argument("CTA dispatcher needs at least one SM and one CTA slot per SM (" +
@@ -16,11 +17,18 @@ CtaDispatcher::CtaDispatcher(uint32_t num_ctas, uint32_t num_sms, uint32_t ctas_
                                 " slots)");
 }
 
+uint64_t CtaDispatcher::next_of(uint32_t s) const {
+  if (s >= groups_) return num_ctas_;
+  // The k-th CTA of SM s: round k / hosted over its hosted groups s, s + num_sms, ...
+  const uint64_t hosted = (groups_ - s + num_sms_ - 1) / num_sms_, k = started_[s];
+  return (k / hosted) * groups_ + s + (k % hosted) * num_sms_;
+}
+
 std::optional<std::pair<uint32_t, uint32_t>> CtaDispatcher::next() {
   if (all_dispatched()) return std::nullopt;
   std::optional<uint32_t> sm;
   if (deterministic_) {
-    // Each SM takes its own CTAs (i % num_sms == sm) in order as its slots
+    // Each SM takes its own CTAs ((i % groups) % num_sms == sm) in order as its slots
     // free, independently of the others: a full SM never holds back another
     // SM's next CTA (DAB's batches wait for CTAs of their own SM only).
     for (uint32_t i = 1; i <= num_sms_ && !sm; ++i) {

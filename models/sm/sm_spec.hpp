@@ -16,7 +16,7 @@ struct SmSpec {
   uint32_t max_threads = 0, max_warps = 0, max_ctas = 0, registers = 0, schedulers = 0;
   uint32_t max_threads_per_block = 0, max_shared_per_block = 0;
   std::string scheduler, cta_placement, blocking_writes, inject_fault, stages;
-  uint32_t alu_latency = 0, fence_latency = 0, write_slots = 0;
+  uint32_t alu_latency = 0, fence_latency = 0, write_slots = 0, cta_groups = 0;
 
   template <class V>
   void visit(V& v) {
@@ -46,6 +46,11 @@ struct SmSpec {
             "cost of a device/system-scope fence beyond draining the warp's memory operations");
     v.choice(cta_placement, "cta_placement", "round_robin", {"round_robin", "deterministic"},
              "CTA dispatch: next free SM round robin, or CTA i always on SM i % count (DAB)");
+    v.param(cta_groups, "cta_groups", 0, Range{0, 1 << 20}, "groups",
+            "deterministic placement: CTA i belongs to group i % cta_groups and runs on SM "
+            "(i % cta_groups) % count, each SM taking its CTAs in ascending order; 0 = count "
+            "(one group per SM). A count that does not depend on the GPU makes the groups the "
+            "same on every SM count (DAB's dab.keying = group)");
     v.choice(blocking_writes, "blocking_writes", "none", {"none", "reds", "all"},
              "which writes a warp waits for: none (hardware: ST and RED retire once the LD/ST "
              "unit takes them), reds (a PTX simulator's atom with an unused destination, as the "
@@ -63,6 +68,9 @@ struct SmSpec {
              "message-passing tests must catch)");
   }
   void derive() {
+    if (cta_groups != 0 && cta_placement != "deterministic")
+      throw ConfigError("sm.cta_groups (" + std::to_string(cta_groups) +
+                        ") needs sm.cta_placement = deterministic");
     if (max_threads_per_block > max_threads)
       throw ConfigError("sm.max_threads_per_block (" + std::to_string(max_threads_per_block) +
                         ") exceeds sm.max_threads (" + std::to_string(max_threads) + ")");

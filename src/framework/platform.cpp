@@ -118,6 +118,9 @@ void PlatformSpec::derive() {
     throw ConfigError("dab.level = " + dab.level +
                       " needs sm.cta_placement = deterministic: the warps sharing a buffer, and "
                       "so the order of its reds, must not depend on timing");
+  if (dab.grouped() && sm.cta_groups == 0)
+    throw ConfigError("dab.keying = group needs sm.cta_groups: the number of CTA groups its "
+                      "buffers belong to, the same on every GPU (e.g. 144 for 72 and 80 SMs)");
   if (dab.enabled() && (dab.allow_overlap || dab.flush_granularity == "cluster"))
     throw ConfigError("dab.allow_overlap and dab.flush_granularity = cluster (DAB-NR-OF, "
                       "DAB-NR-CIF) are not modelled by the GPU yet (their cores are); "

@@ -55,6 +55,17 @@ out=$("$bin" determinism -p "$dab" "${neg[@]}" --seeds 4 --set dab.order=srr)
 n=$(hashes "$out")
 [ "$n" = 1 ] && ok || { bad "DAB srr at: $n distinct hashes (want 1)"; echo "$out"; }
 
+# GTRR (greedy, then SRR once a ring gathers at its first red): deterministic
+# too, in lt and at.
+for mode in lt at; do
+  out=$("$bin" determinism -p "$dab" -w float-reduce --arg n=16384 --arg addresses=64 \
+    --set jitter.enable=true --jobs 2 --seeds 4 --timing $mode --set dab.order=gtrr)
+  n=$(hashes "$out")
+  [ "$n" = 1 ] && ok || { bad "DAB gtrr $mode: $n distinct hashes (want 1)"; echo "$out"; }
+  s=$(spread "$out")
+  [ "${s:-0.00}" != "0.00" ] && ok || bad "DAB gtrr $mode: cycles identical across seeds"
+done
+
 # GTAR issues the same sequence as GWAT (other timing): the same bits.
 for mode in lt at; do
   g=$("$bin" run -p "$dab" -w float-reduce --arg n=16384 --arg addresses=64 --timing $mode \

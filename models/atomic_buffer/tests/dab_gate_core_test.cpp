@@ -167,3 +167,28 @@ TEST_CASE("dab gate: srr orders every instruction of a ring, not only reds", "[d
   Fixture g(1, 2, 32, "gwat");
   CHECK_FALSE(g.core.gates(WarpInstr::Kind::Compute));
 }
+
+TEST_CASE("dab gate: gtrr is greedy until the ring gathers at its first red, then srr",
+          "[dab_gate]") {
+  Fixture f(1, 2, 32, "gtrr");
+  const GateWarp w0{0, 0, 0}, w4{4, 0, 4}, w1{1, 0, 1}, w5{5, 0, 5};
+  WarpInstr alu;
+  alu.kind = WarpInstr::Kind::Compute;
+  alu.count = 1;
+  CHECK(f.core.gates(WarpInstr::Kind::Compute)); // it may switch to srr
+  CHECK(f.core.check(w4, alu, true) == V::Pass); // greedy: any order
+  CHECK(f.core.check(w4, alu, true) == V::Pass);
+  CHECK(f.core.check(w4, red({0x100}), true) == V::Wait); // held: warp 0 has not arrived
+  CHECK(f.core.check(w0, alu, true) == V::Pass);
+  CHECK(f.core.check(w0, red({0x100}), false) == V::Taken); // the ring is here: srr from warp 0
+  CHECK(f.core.check(w4, red({0x100}), true) == V::Wait);
+  CHECK(f.core.check(w0, red({0x100}), true) == V::Taken);
+  CHECK(f.core.check(w0, alu, true) == V::Wait); // strict now: warp 4's turn, even for ALU
+  CHECK(f.core.check(w4, red({0x100}), true) == V::Taken);
+  CHECK(f.core.check(w0, alu, true) == V::Pass);
+  CHECK(f.core.check(w0, alu, true) == V::Wait);
+  // The ring of warps 1 and 5 has not gathered: still greedy.
+  CHECK(f.core.check(w5, alu, true) == V::Pass);
+  CHECK(f.core.check(w5, alu, true) == V::Pass);
+  CHECK(f.core.check(w1, alu, true) == V::Pass);
+}

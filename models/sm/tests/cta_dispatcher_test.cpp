@@ -127,3 +127,19 @@ TEST_CASE("cta dispatcher: injected order picks among free SMs only, determinist
     CHECK(det.next() == P{i, i});
   CHECK(unused.next() == reference.next()); // deterministic placement drew nothing
 }
+
+TEST_CASE("cta dispatcher: with cta groups, CTA i runs on SM (i % groups) % n in order", "[cta]") {
+  // 3 groups on 2 SMs: SM 0 hosts groups 0 and 2, SM 1 group 1.
+  CtaDispatcher d(12, 2, 16, true, nullptr, 3);
+  std::vector<std::vector<uint32_t>> got(2);
+  while (auto p = d.next())
+    got[p->second].push_back(p->first);
+  CHECK(got[0] == std::vector<uint32_t>{0, 2, 3, 5, 6, 8, 9, 11});
+  CHECK(got[1] == std::vector<uint32_t>{1, 4, 7, 10});
+  // 3 groups on 4 SMs: SM 3 hosts none; groups = SMs is the plain mode.
+  CtaDispatcher e(7, 4, 16, true, nullptr, 3);
+  while (auto p = e.next())
+    CHECK(p->second == p->first % 3);
+  CHECK(e.resident(3) == 0);
+  CHECK(e.all_dispatched());
+}
