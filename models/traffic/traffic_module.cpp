@@ -34,10 +34,9 @@ TrafficModule::TrafficModule(sc_module_name n, SimContext& ctx, unsigned gen,
 GpuPayload* TrafficModule::make_payload(const TrafficRequest& r) {
   const unsigned line = ctx_.net.line_bytes;
   GpuPayload* t = ctx_.pool.allocate();
-  GpuAccess a = r.access;
-  a.txn_id = ctx_.pool.next_txn_id();
   t->setup(r.access.kind == AccessKind::Store ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND,
-           r.line, line, a);
+           r.line, line, r.access);
+  t->access().txn_id = ctx_.pool.next_txn_id();
   std::copy_n(r.data.data(), line, t->data());
   if (r.access.kind == AccessKind::Store) {
     std::copy_n(r.byte_enable.data(), line, t->byte_enable());
@@ -68,7 +67,7 @@ void TrafficModule::complete(const TrafficRequest& r, GpuPayload& t, Cycle laten
     if (first_error_.empty()) first_error_ = "request to 0x" + std::to_string(r.line) + " failed";
   }
   if (r.shared_counter)
-    for (unsigned i = 0; i < r.access.num_lanes; ++i)
+    for (unsigned i = 0; i < r.access.lanes.size(); ++i)
       log_.record(t.access().lanes[i].result & 0xffffffffu);
   std::string err = core_.check(r, t.data(), t.access());
   if (!err.empty()) {
