@@ -32,8 +32,7 @@ struct PartialUpdatePacket {
   Addr line = 0;
   AtomicOp op = AtomicOp::Add;
   DataType type = DataType::U32;
-  uint8_t num_lanes = 0;
-  std::array<LaneOp, kMaxLanes> lanes{};
+  LaneOps lanes;
   uint32_t sector_mask = 0; // sectors holding at least one lane (packet size)
 };
 

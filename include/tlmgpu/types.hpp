@@ -4,6 +4,8 @@
 // No SystemC here: cores include this file.
 #pragma once
 
+#include "tlmgpu/lane_ops.hpp"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -58,17 +60,6 @@ std::optional<Scope> parse_scope(std::string_view s);
 constexpr unsigned kMaxLanes = 32;
 constexpr unsigned kMaxLineBytes = 256;
 
-// One lane's part of an atomic/red: where in the line, what operand(s), and
-// (filled by whoever performs it) the old value. Values are raw bit patterns
-// of `GpuAccess::type` (a float lives as its IEEE bits).
-struct LaneOp {
-  uint16_t offset = 0; // byte offset inside the line, aligned to the type size
-  uint8_t lane = 0;    // SIMT lane that issued it
-  uint64_t operand = 0;
-  uint64_t compare = 0; // CAS only
-  uint64_t result = 0;  // old value, written by the performing unit
-};
-
 // Everything a GPU memory access carries besides address/length/data.
 // The generic payload keeps address (line-aligned), data pointer (one line),
 // byte enables (stores) and the response status.
@@ -89,8 +80,9 @@ struct GpuAccess {
   // put such requests in a fixed order whatever the network did (DAB flush
   // packets: epoch << 32 | sequence number towards their L2 slice).
   uint64_t order_tag = 0;
-  uint8_t num_lanes = 0;
-  std::array<LaneOp, kMaxLanes> lanes{};
+  // Atomics/reds: one LaneOp per lane the request carries, out of line and
+  // sized to them (lane_ops.hpp); empty for every other kind.
+  LaneOps lanes;
   // Set by the block that serviced the access, for stats and tests.
   enum class Level : uint8_t { None, L1, L2, Dram } serviced_by = Level::None;
 

@@ -46,13 +46,9 @@ void flush_packet_to_payload(GpuPayload& p, const FlushPacket& f, uint32_t line_
   a.src_cta = f.sm;
   a.order_tag = (f.epoch << 32) | f.seq;
   TLMGPU_CHECK(f.epoch != 0 && f.ops.size() <= kMaxLanes);
-  a.num_lanes = uint8_t(f.ops.size());
-  for (size_t i = 0; i < f.ops.size(); ++i) {
-    LaneOp& l = a.lanes[i];
-    l.offset = uint16_t(f.ops[i].addr - line);
-    l.lane = uint8_t(i);
-    l.operand = f.ops[i].operand;
-  }
+  a.lanes.reserve(unsigned(f.ops.size()));
+  for (size_t i = 0; i < f.ops.size(); ++i)
+    a.lanes.push_back(LaneOp{uint16_t(f.ops[i].addr - line), uint8_t(i), f.ops[i].operand, 0, 0});
   a.sector_mask = 0; // set from the lanes below (the sectors the ops touch)
   p.setup(tlm::TLM_READ_COMMAND, line, line_bytes, a);
 }
@@ -65,7 +61,7 @@ FlushPacket flush_packet_of(GpuPayload& p, uint32_t partition) {
   f.sm = a.src_cta;
   f.port = a.src_sm;
   f.partition = partition;
-  for (unsigned i = 0; i < a.num_lanes; ++i)
+  for (unsigned i = 0; i < a.lanes.size(); ++i)
     f.ops.push_back(
         FlushOp{p.get_address() + a.lanes[i].offset, a.op, a.type, a.lanes[i].operand, i});
   f.sector = f.ops.empty() ? p.get_address() : f.ops[0].addr;

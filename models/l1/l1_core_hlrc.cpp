@@ -40,10 +40,9 @@ std::optional<Writeback> L1Core::install_owned(Addr line, const uint8_t* data) {
 bool L1Core::local_atomic(GpuAccess& a, Addr line) {
   CacheLine* l = array_.find(line);
   if (!l || !l->owned) return false;
-  if (a.num_lanes > kMaxLanes) throw std::invalid_argument("L1Core: num_lanes > kMaxLanes");
+  if (a.lanes.size() > kMaxLanes) throw std::invalid_argument("L1Core: more lanes than kMaxLanes");
   const unsigned size = size_of(a.type);
-  for (unsigned i = 0; i < a.num_lanes; ++i) {
-    LaneOp& op = a.lanes[i];
+  for (LaneOp& op : a.lanes) {
     if (op.offset % size != 0 || op.offset + size > spec_.line_bytes)
       throw std::invalid_argument("L1Core: lane offset " + std::to_string(op.offset) +
                                   " misaligned or outside the line");

@@ -171,13 +171,13 @@ L2Outcome L2Core::store(GpuAccess& a, Addr line, const uint8_t* data, const uint
 }
 
 L2Outcome L2Core::rmw(GpuAccess& a, Addr line, bool replay, Cycle now) {
-  if (a.num_lanes > kMaxLanes) throw std::invalid_argument("L2Core: num_lanes > kMaxLanes");
+  if (a.lanes.size() > kMaxLanes) throw std::invalid_argument("L2Core: more lanes than kMaxLanes");
   const unsigned size = size_of(a.type);
   if (!replay) ++atomics_;
   L2Outcome out;
   CacheLine* l = array_.find(line);
-  for (unsigned i = 0; i < a.num_lanes; ++i) {
-    const unsigned off = a.lanes[i].offset;
+  for (const LaneOp& op : a.lanes) {
+    const unsigned off = op.offset;
     if (off % size != 0 || off + size > spec_.line_bytes)
       throw std::invalid_argument("L2Core: lane offset " + std::to_string(off) +
                                   " misaligned or outside the line");
@@ -193,11 +193,10 @@ L2Outcome L2Core::rmw(GpuAccess& a, Addr line, bool replay, Cycle now) {
   }
   if (!replay) ++atomic_hits_;
   out.hit = true;
-  if (a.num_lanes == 0) return out;
+  if (a.lanes.empty()) return out;
   array_.touch(*l);
   Cycle done = now;
-  for (unsigned i = 0; i < a.num_lanes; ++i) {
-    LaneOp& op = a.lanes[i];
+  for (LaneOp& op : a.lanes) {
     op.result = apply_atomic(a.op, a.type, &l->data[op.offset], op.operand, op.compare);
     l->dirty_bytes.set_range(op.offset, size);
     // Functional runs have no time: the atomic unit's queueing is skipped.
@@ -205,7 +204,7 @@ L2Outcome L2Core::rmw(GpuAccess& a, Addr line, bool replay, Cycle now) {
       done = std::max(done, time_order_ ? schedule_lane_op_lt(line + op.offset, size, now)
                                         : schedule_lane_op(line + op.offset, size, now));
   }
-  atomic_lane_ops_ += a.num_lanes;
+  atomic_lane_ops_ += a.lanes.size();
   out.extra_cycles = done - now;
   return out;
 }

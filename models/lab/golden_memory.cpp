@@ -29,8 +29,7 @@ uint64_t GoldenMemory::apply(Addr addr, AtomicOp op, DataType t, uint64_t operan
 }
 
 void GoldenMemory::perform(GpuAccess& a, Addr line) {
-  for (unsigned k = 0; k < a.num_lanes; ++k) {
-    LaneOp& l = a.lanes[k];
+  for (LaneOp& l : a.lanes) {
     l.result = apply(line + l.offset, a.op, a.type, l.operand, l.compare);
   }
 }

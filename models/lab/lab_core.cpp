@@ -93,7 +93,7 @@ void LabCore::apply_lanes(CacheLine& l, const GpuAccess& a) {
     merge_partial_lanes(l, a); // double_count: merged once here and once below
   }
   merged_lanes_ += merge_partial_lanes(l, a);
-  buffered_lanes_ += a.num_lanes;
+  buffered_lanes_ += a.lanes.size();
 }
 
 LabOutcome LabCore::access(const GpuAccess& a, Addr line) {
@@ -111,11 +111,9 @@ LabOutcome LabCore::access(const GpuAccess& a, Addr line) {
     f.line = line;
     f.op = a.op;
     f.type = a.type;
-    f.num_lanes = a.num_lanes;
-    for (unsigned i = 0; i < a.num_lanes; ++i) {
-      f.lanes[i] = a.lanes[i];
-      f.sector_mask |= uint32_t{1} << (a.lanes[i].offset / spec_.sector_bytes);
-    }
+    f.lanes = a.lanes;
+    for (const LaneOp& op : a.lanes)
+      f.sector_mask |= uint32_t{1} << (op.offset / spec_.sector_bytes);
     return out;
   }
   CacheLine* l = find(line);

@@ -100,7 +100,7 @@ void LabModule::golden_rmw(GpuAccess& a, Addr line) {
     return;
   }
   gpu_.golden->perform(a, line);
-  if (a.kind == AccessKind::Atomic) *golden_returns_ += a.num_lanes;
+  if (a.kind == AccessKind::Atomic) *golden_returns_ += a.lanes.size();
 }
 
 // A plain store keeps the golden words it overwrites current. Cheap: nothing

@@ -34,8 +34,7 @@ public:
       break;
     case AccessKind::Atomic:
     case AccessKind::Red:
-      for (unsigned i = 0; i < a.num_lanes; ++i) {
-        LaneOp& op = a.lanes[i];
+      for (LaneOp& op : a.lanes) {
         op.result = apply_atomic(a.op, a.type, r + op.offset, op.operand, op.compare);
       }
       ++atomics_;

@@ -66,7 +66,6 @@ void ScuModule::on_response(Payload& t) {
   auto& p = static_cast<GpuPayload&>(t);
   if (p.get_command() == tlm::TLM_READ_COMMAND)
     lines_[p.get_address()].assign(p.data(), p.data() + ctx_.net.line_bytes);
-  in_flight_.erase(&t);
   p.release();
   --outstanding_;
   answered_.notify(sc_core::SC_ZERO_TIME);

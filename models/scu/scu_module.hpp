@@ -62,7 +62,6 @@ private:
   std::unordered_map<Addr, std::vector<uint8_t>> lines_;      // lines read by this operation
   std::unordered_map<Addr, std::vector<uint8_t>> hash_lines_; // hash lines, this operation
   std::unordered_map<Addr, uint8_t> victim_;                  // round-robin pointer per hash set
-  std::unordered_map<Payload*, size_t> in_flight_;
   sc_core::sc_event answered_;
   uint64_t outstanding_ = 0;
   Counter &ops_, &cycles_, &elements_in_, &elements_out_, &vector_reads_, &data_reads_, &writes_,

@@ -81,8 +81,8 @@ LineRequest& Coalescer::add_request(const WarpInstr& in, Addr line) {
   r.line = line;
   r.lane_mask = 0;
   r.size = in.size;
-  // Field by field rather than `r.access = {}`: the 1 KB lane array is bounded
-  // by num_lanes, so clearing it on every request would be wasted work.
+  // Field by field rather than `r.access = {}`: clearing keeps the lanes'
+  // slab, so a reused request takes no storage from the free list.
   GpuAccess& g = r.access;
   g.kind = access_kind(in.kind);
   g.op = in.op;
@@ -93,7 +93,7 @@ LineRequest& Coalescer::add_request(const WarpInstr& in, Addr line) {
   g.src_sm = g.src_warp = 0;
   g.src_cta = 0;
   g.txn_id = g.parent_id = 0;
-  g.num_lanes = 0;
+  g.lanes.clear();
   g.serviced_by = GpuAccess::Level::None;
   if (in.kind == WarpInstr::Kind::Store) {
     std::memset(r.data.data(), 0, line_bytes_);
@@ -176,12 +176,7 @@ void Coalescer::coalesce_rmw(const WarpInstr& in) {
     const uint32_t off = uint32_t(in.addr[l] - g.line);
     r.lane_mask |= 1u << l;
     r.access.sector_mask |= sector_bit(off);
-    LaneOp& op = r.access.lanes[r.access.num_lanes++];
-    op.offset = uint16_t(off);
-    op.lane = uint8_t(l);
-    op.operand = in.operand[l];
-    op.compare = in.compare[l];
-    op.result = 0;
+    r.access.lanes.push_back(LaneOp{uint16_t(off), uint8_t(l), in.operand[l], in.compare[l], 0});
   });
 }
 
@@ -197,8 +192,8 @@ void Coalescer::scatter_load(const WarpInstr& in, const LineRequest& req, const 
 }
 
 void Coalescer::scatter_atomic(const GpuAccess& done, Lanes<uint64_t>& results) {
-  for (unsigned k = 0; k < done.num_lanes; ++k)
-    results[done.lanes[k].lane] = done.lanes[k].result;
+  for (const LaneOp& op : done.lanes)
+    results[op.lane] = op.result;
 }
 
 } // namespace tlmgpu

@@ -34,8 +34,9 @@ struct LineRequest {
   uint32_t lane_mask = 0; // lanes this request serves
   uint8_t size = 0;       // bytes per lane
   // kind, op, type, order, scope and sector_mask are set; for atomics/reds,
-  // num_lanes/lanes[] hold (offset, lane, operand, compare) per lane. The SM
-  // adds source ids and transaction ids and copies it into the payload.
+  // lanes hold (offset, lane, operand, compare) per lane. The SM copies it
+  // into the payload (the lanes it has, no more) and adds source and
+  // transaction ids there.
   GpuAccess access;
   // Stores only: the bytes to write and their TLM byte enables, over the
   // first line_bytes of each array. Unspecified for other kinds.

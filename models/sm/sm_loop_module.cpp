@@ -46,9 +46,12 @@ SmModule::Idle SmModule::idle(Cycle now) {
   }
   for (Cycle b : sched_busy_until_)
     if (b > now) next = std::min(next, b);
+  // A full LD/ST queue (sm.lsu_queue) is a reason of its own: its stall
+  // counter exists only when the queue is bounded.
+  Counter* lsu_why = stall_lsu_queue_ && !lsu_port_.can_send() ? stall_lsu_queue_ : &stall_lsu_;
   Counter* why = !any   ? &stall_idle_
                  : gate ? stall_gate_
-                 : lsu  ? &stall_lsu_
+                 : lsu  ? lsu_why
                  : mem  ? &stall_memory_
                  : bar  ? &stall_barrier_
                         : &stall_scoreboard_;

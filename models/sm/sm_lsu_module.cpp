@@ -79,14 +79,16 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
     Cycle leave = std::max(lsu_free_, now);
     if (posted && lt) leave = take_write_slot(leave);
     GpuPayload* p = ctx_.pool.allocate();
-    GpuAccess a = r.access;
+    const bool write = r.access.kind == AccessKind::Store;
+    // One copy, into the payload (the request's lanes only); the ids go on
+    // the copy, not on a local the payload would copy again.
+    p->setup(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, r.line,
+             coalescer_.line_bytes(), r.access);
+    GpuAccess& a = p->access();
     a.src_sm = id;
     a.src_warp = uint16_t(slot);
     a.src_cta = ctas_[w.cta_slot].cta;
     a.txn_id = ctx_.pool.next_txn_id();
-    const bool write = a.kind == AccessKind::Store;
-    p->setup(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, r.line,
-             coalescer_.line_bytes(), a);
     if (write) {
       std::copy_n(r.data.data(), coalescer_.line_bytes(), p->data());
       std::copy_n(r.byte_enable.data(), coalescer_.line_bytes(), p->byte_enable());

@@ -15,7 +15,13 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
       clk_(parts.sm.clock_mhz), coalescer_(ctx.net.line_bytes, ctx.net.sector_bytes),
       smem_(parts.shared_mem), sched_busy_until_(parts.sm.schedulers, 0),
       warps_(parts.sm.max_warps), ctas_(parts.sm.max_ctas),
-      lsu_port_("lsu", 1u << 20, [this](Payload& t) { on_lsu_response(t); }),
+      // sm.lsu_queue bounds the requests waiting in the port; a request
+      // leaving it may let a held instruction issue, so it wakes the loop.
+      lsu_port_(
+          "lsu", parts.sm.lsu_queue ? parts.sm.lsu_queue : 1u << 20,
+          [this](Payload& t) { on_lsu_response(t); },
+          parts.sm.lsu_queue ? std::function<void()>([this] { response_.notify(SC_ZERO_TIME); })
+                             : std::function<void()>()),
       warp_instructions_(stats_.counter("warp_instructions", "instructions",
                                         "warp instructions issued (compute(n) counts n)")),
       active_cycles_(
@@ -58,6 +64,11 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
                                                   : WriteWait::None;
   skip_write_wait_ = spec_.inject_fault == "fence_skips_writes";
   relaxed_orders_ = spec_.inject_fault == "relaxed_orders";
+  if (spec_.lsu_queue)
+    stall_lsu_queue_ = &stats_.counter("stall_lsu_queue", "cycles",
+                                       "no issue: the ready warps' next global memory instruction "
+                                       "waits for room in the LD/ST unit's queue (AT; "
+                                       "sm.lsu_queue)");
   stats_.formula("max_writes_in_flight", "requests",
                  "AT: most non-blocking write requests in flight at once (run total)",
                  [this](StatView) { return double(max_writes_in_flight_); });

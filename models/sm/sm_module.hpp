@@ -19,7 +19,6 @@
 #include <deque>
 #include <functional>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 namespace tlmgpu {
@@ -223,7 +222,8 @@ private:
   IssueGate* gate_ = nullptr;              // a stage's say over issue (issue_gate.hpp)
   Counter* gate_taken_ = nullptr;          // made only with a gate, like the next one
   Counter* stall_gate_ = nullptr;
-  bool released_ = false; // kernel_end_release ran in this kernel
+  Counter* stall_lsu_queue_ = nullptr; // made only with a bounded sm.lsu_queue
+  bool released_ = false;              // kernel_end_release ran in this kernel
   sc_core::sc_event work_, response_;
   Cycle lsu_free_ = 0;
   Cycle lt_now_ = 0; // lt: the run loop's local cycle

@@ -47,7 +47,9 @@ bool SmModule::writes_pending(const WarpSlot& w) const {
 }
 
 bool SmModule::lsu_open() const {
-  return !ctx_.at() || (write_backlog_.empty() && writes_in_flight_ < spec_.write_slots);
+  // can_send(): fewer than sm.lsu_queue requests wait to enter the path.
+  return !ctx_.at() ||
+         (write_backlog_.empty() && writes_in_flight_ < spec_.write_slots && lsu_port_.can_send());
 }
 
 Cycle SmModule::take_write_slot(Cycle leave) {

@@ -16,7 +16,7 @@ struct SmSpec {
   uint32_t max_threads = 0, max_warps = 0, max_ctas = 0, registers = 0, schedulers = 0;
   uint32_t max_threads_per_block = 0, max_shared_per_block = 0;
   std::string scheduler, cta_placement, blocking_writes, inject_fault, stages;
-  uint32_t alu_latency = 0, fence_latency = 0, write_slots = 0, cta_groups = 0;
+  uint32_t alu_latency = 0, fence_latency = 0, write_slots = 0, cta_groups = 0, lsu_queue = 0;
 
   template <class V>
   void visit(V& v) {
@@ -58,6 +58,10 @@ struct SmSpec {
     v.param(write_slots, "write_slots", 256, Range{1, 1 << 16}, "requests",
             "non-blocking store/red line requests the LD/ST unit keeps in flight per SM; a "
             "global memory instruction waits while they are all taken");
+    v.param(lsu_queue, "lsu_queue", 0, Range{0, 1 << 20}, "requests",
+            "AT: line requests the LD/ST unit holds that the memory path has not taken yet; a "
+            "global memory instruction issues only while fewer wait (its requests then all "
+            "enter). 0: unbounded, the model before issue 13 item 4 (docs/timing.md)");
     v.text(stages, "stages", "",
            "memory-path stages between the LD/ST unit and the L1, comma-separated, nearest the "
            "LD/ST unit first (types: 'tlmgpu list'; e.g. \"probe\"). Stages the platform "

@@ -129,10 +129,10 @@ void TrafficCore::make_rmw(TrafficRequest& r, AccessKind kind) {
   if (float_sum && !params_.comm_floats) a.order = MemOrder::Relaxed; // no extra draw
   a.scope = Scope::Device;
   const unsigned size = size_of(a.type), words = line_ / size;
-  a.num_lanes = uint8_t(1 + below(8));
+  a.lanes.resize(1 + below(8));
   uint8_t line_bytes[kMaxLineBytes];
   ref_.read(r.line, line_bytes, line_);
-  for (unsigned i = 0; i < a.num_lanes; ++i) {
+  for (unsigned i = 0; i < a.lanes.size(); ++i) {
     LaneOp& l = a.lanes[i];
     l.lane = uint8_t(i);
     // A quarter of the lanes reuse an earlier lane's word: same-word
@@ -156,8 +156,8 @@ void TrafficCore::make_shared(TrafficRequest& r) {
   a.op = AtomicOp::Add;
   a.type = DataType::U32;
   a.order = MemOrder::Relaxed;
-  a.num_lanes = uint8_t(1 + below(4));
-  for (unsigned i = 0; i < a.num_lanes; ++i)
+  a.lanes.resize(1 + below(4));
+  for (unsigned i = 0; i < a.lanes.size(); ++i)
     a.lanes[i] = LaneOp{uint16_t(shared_ % line_), uint8_t(i), 1, 0, 0};
   a.sector_mask = 1u << ((shared_ % line_) / sector_);
 }
@@ -175,7 +175,7 @@ std::string TrafficCore::check(const TrafficRequest& r, const uint8_t* data,
     }
   } else if (r.access.kind == AccessKind::Atomic && !r.shared_counter) {
     const uint64_t mask = size_of(r.access.type) == 8 ? ~0ull : 0xffffffffull;
-    for (unsigned i = 0; i < r.access.num_lanes; ++i) {
+    for (unsigned i = 0; i < r.access.lanes.size(); ++i) {
       if ((done.lanes[i].result & mask) == (r.expect_results[i] & mask)) continue;
       std::ostringstream os;
       os << std::hex << "generator " << std::dec << gen_ << ": atomic " << to_string(r.access.op)

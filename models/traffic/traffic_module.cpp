@@ -34,10 +34,9 @@ TrafficModule::TrafficModule(sc_module_name n, SimContext& ctx, unsigned gen,
 GpuPayload* TrafficModule::make_payload(const TrafficRequest& r) {
   const unsigned line = ctx_.net.line_bytes;
   GpuPayload* t = ctx_.pool.allocate();
-  GpuAccess a = r.access;
-  a.txn_id = ctx_.pool.next_txn_id();
   t->setup(r.access.kind == AccessKind::Store ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND,
-           r.line, line, a);
+           r.line, line, r.access);
+  t->access().txn_id = ctx_.pool.next_txn_id();
   std::copy_n(r.data.data(), line, t->data());
   if (r.access.kind == AccessKind::Store) {
     std::copy_n(r.byte_enable.data(), line, t->byte_enable());
@@ -68,7 +67,7 @@ void TrafficModule::complete(const TrafficRequest& r, GpuPayload& t, Cycle laten
     if (first_error_.empty()) first_error_ = "request to 0x" + std::to_string(r.line) + " failed";
   }
   if (r.shared_counter)
-    for (unsigned i = 0; i < r.access.num_lanes; ++i)
+    for (unsigned i = 0; i < r.access.lanes.size(); ++i)
       log_.record(t.access().lanes[i].result & 0xffffffffu);
   std::string err = core_.check(r, t.data(), t.access());
   if (!err.empty()) {
@@ -113,36 +112,50 @@ void TrafficModule::run_blocking() {
 
 void TrafficModule::on_response(Payload& p) {
   auto& t = static_cast<GpuPayload&>(p);
-  auto it = in_flight_.find(&t);
-  if (it == in_flight_.end()) { // a duplicated or stray response: counted, fails the run
+  const auto s = t.initiator_state<uint32_t>();
+  // A duplicated or stray response: counted, fails the run.
+  if (s >= slots_.size() || slots_[s].t != &t) {
     ++unexpected_;
     if (first_error_.empty()) first_error_ = "response for a request not in flight";
     return;
   }
-  complete(it->second.first, t, clk_.now() - it->second.second);
-  if (!it->second.first.shared_counter) busy_.erase(it->second.first.line);
-  in_flight_.erase(it);
+  Slot& slot = slots_[s];
+  complete(slot.r, t, clk_.now() - slot.issued);
+  slot.t = nullptr;
+  --in_flight_;
   t.release();
   progress_.notify(SC_ZERO_TIME);
 }
 
 void TrafficModule::run_at() {
-  auto busy = [this](Addr l) { return busy_.count(l) != 0; };
-  TrafficRequest r;
+  slots_.resize(params_.outstanding);
+  auto busy = [this](Addr l) {
+    for (const Slot& s : slots_)
+      if (s.t && !s.r.shared_counter && s.r.line == l) return true;
+    return false;
+  };
   uint64_t issued = 0;
   while (issued < params_.requests) {
-    if (in_flight_.size() >= params_.outstanding || !port.can_send() || !core_.next(r, busy)) {
+    // A free slot exists whenever fewer than `outstanding` are out; the
+    // request is drawn straight into it (no copy of the 2.5 KB request).
+    uint32_t s = 0;
+    while (s < slots_.size() && slots_[s].t)
+      ++s;
+    if (in_flight_ >= params_.outstanding || !port.can_send() || !core_.next(slots_[s].r, busy)) {
       wait(progress_);
       continue;
     }
-    GpuPayload* t = make_payload(r);
-    if (!r.shared_counter) busy_.insert(r.line);
-    in_flight_.emplace(t, std::make_pair(r, clk_.now()));
+    Slot& slot = slots_[s];
+    GpuPayload* t = make_payload(slot.r);
+    t->set_initiator_state(s);
+    slot.t = t;
+    slot.issued = clk_.now();
+    ++in_flight_;
     port.send(*t);
     ++issued;
     wait(clk_.period());
   }
-  while (!in_flight_.empty())
+  while (in_flight_ > 0)
     wait(progress_);
 }
 

@@ -9,8 +9,7 @@
 #include "tlmgpu/sim/context.hpp"
 #include "tlmgpu/sim/ports.hpp"
 
-#include <unordered_map>
-#include <unordered_set>
+#include <vector>
 
 namespace tlmgpu {
 
@@ -43,8 +42,17 @@ private:
   TrafficCore core_;
   SharedCounterLog& log_;
   Clock clk_;
-  std::unordered_map<Payload*, std::pair<TrafficRequest, Cycle>> in_flight_;
-  std::unordered_set<Addr> busy_;
+  // AT: one slot per request that may be in flight (`outstanding`, a
+  // handful); a payload names its slot in its initiator state, so a reply
+  // finds its request without a hash lookup, and "is this line busy" is a
+  // scan of the few slots rather than a hash set.
+  struct Slot {
+    const Payload* t = nullptr; // set while the request is out
+    TrafficRequest r;
+    Cycle issued = 0;
+  };
+  std::vector<Slot> slots_;
+  uint32_t in_flight_ = 0;
   sc_core::sc_event progress_;
   bool finished_ = false;
   std::string first_error_;

@@ -54,7 +54,7 @@ DataType partial_meta_type(uint32_t m) {
 
 void check_partial_lanes(const GpuAccess& a, unsigned line_bytes, const char* who) {
   const unsigned n = size_of(a.type);
-  for (unsigned i = 0; i < a.num_lanes; ++i)
+  for (unsigned i = 0; i < a.lanes.size(); ++i)
     if (a.lanes[i].offset % n != 0 || a.lanes[i].offset + n > line_bytes)
       throw std::logic_error(std::string(who) + ": lane " + std::to_string(i) + " offset " +
                              std::to_string(a.lanes[i].offset) + " misaligned or outside the line");
@@ -74,8 +74,7 @@ uint64_t merge_partial_lanes(CacheLine& l, const GpuAccess& a) {
   const unsigned n = size_of(a.type);
   const AtomicOp m = merge_op(a.op);
   uint64_t merged = 0;
-  for (unsigned i = 0; i < a.num_lanes; ++i) {
-    const LaneOp& lane = a.lanes[i];
+  for (const LaneOp& lane : a.lanes) {
     if (l.dirty_bytes.test(lane.offset)) ++merged;
     apply_atomic(m, a.type, &l.data[lane.offset], lane.operand, 0);
     l.dirty_bytes.set_range(lane.offset, n);
@@ -91,16 +90,15 @@ uint64_t drain_partial_line(const CacheLine& l, unsigned line_bytes, unsigned se
   uint64_t lanes = 0;
   for (unsigned off = 0; off < line_bytes; off += n) {
     if (!l.dirty_bytes.test(off)) continue;
-    if (!cur || cur->num_lanes == kMaxLanes) {
+    if (!cur || cur->lanes.size() == kMaxLanes) {
       cur = &out.emplace_back();
       cur->line = l.line;
       cur->op = partial_meta_op(l.meta);
       cur->type = t;
     }
-    LaneOp& lane = cur->lanes[cur->num_lanes];
-    lane.offset = static_cast<uint16_t>(off);
-    lane.lane = cur->num_lanes++;
-    lane.operand = load_word(&l.data[off], n);
+    const auto lane = static_cast<uint8_t>(cur->lanes.size());
+    cur->lanes.push_back(
+        LaneOp{static_cast<uint16_t>(off), lane, load_word(&l.data[off], n), 0, 0});
     cur->sector_mask |= uint32_t{1} << (off / sector_bytes);
     ++lanes;
   }
@@ -114,7 +112,6 @@ GpuAccess partial_update_access(const PartialUpdatePacket& p) {
   a.type = p.type;
   a.order = MemOrder::Commutative;
   a.scope = Scope::Device;
-  a.num_lanes = p.num_lanes;
   a.lanes = p.lanes;
   a.sector_mask = p.sector_mask;
   return a;

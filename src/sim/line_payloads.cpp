@@ -21,12 +21,14 @@ GpuPayload* make_write_back_payload(PayloadPool& pool, const Writeback& wb, unsi
   a.kind = AccessKind::Eviction;
   a.src_sm = src_sm;
   a.txn_id = pool.next_txn_id();
+  // setup() first: it sizes the payload's buffers to the line.
+  p->setup(tlm::TLM_WRITE_COMMAND, wb.line, line_bytes, a);
+  uint32_t& sectors = p->access().sector_mask;
   for (unsigned b = 0; b < line_bytes; ++b) {
     const bool d = wb.dirty.test(b);
     p->byte_enable()[b] = d ? 0xff : 0;
-    if (d) a.sector_mask |= 1u << (b / sector_bytes);
+    if (d) sectors |= 1u << (b / sector_bytes);
   }
-  p->setup(tlm::TLM_WRITE_COMMAND, wb.line, line_bytes, a);
   std::copy_n(wb.data.data(), line_bytes, p->data());
   p->enable_bytes(line_bytes);
   return p;

@@ -11,27 +11,9 @@ T=$1
 SRC=$2
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+source "$SRC/tests/cli/lib/checks.sh"
 fail=0
 G="gen:rmat?scale=8&ef=8&seed=1"
-
-# sum of one stat over the whole stats tree (every SM's), "none" if absent
-stat() {
-  python3 - "$1" "$2" <<'EOF'
-import json, sys
-def walk(n, key):
-    t, seen = 0, False
-    for k, v in n.items():
-        if isinstance(v, dict) and "type" in v:
-            if k == key:
-                t, seen = t + v["value"], True
-        elif isinstance(v, dict):
-            a, b = walk(v, key)
-            t, seen = t + a, seen or b
-    return t, seen
-t, seen = walk(json.load(open(sys.argv[1]))["total"], sys.argv[2])
-print(int(t) if seen else "none")
-EOF
-}
 
 run() { # name workload memory [args...]
   local name=$1 w=$2 mem=$3
@@ -54,11 +36,11 @@ for case in "histogram:histogram.txt:--arg n=4096" "pagerank:pagerank.txt:--arg 
     echo "FAIL: $w: direct and hierarchy results differ ($file)"
     fail=1
   fi
-  d=$(stat "$TMP/$w-direct/stats.json" direct_instructions)
-  r=$(stat "$TMP/$w-direct/stats.json" global_requests)
-  wi_d=$(stat "$TMP/$w-direct/stats.json" warp_instructions)
-  wi_h=$(stat "$TMP/$w-hier/stats.json" warp_instructions)
-  h=$(stat "$TMP/$w-hier/stats.json" direct_instructions)
+  d=$(stat_sum "$TMP/$w-direct/stats.json" direct_instructions)
+  r=$(stat_sum "$TMP/$w-direct/stats.json" global_requests)
+  wi_d=$(stat_sum "$TMP/$w-direct/stats.json" warp_instructions)
+  wi_h=$(stat_sum "$TMP/$w-hier/stats.json" warp_instructions)
+  h=$(stat_sum "$TMP/$w-hier/stats.json" direct_instructions)
   if [[ $d == none || $d -eq 0 || $r -ne 0 || $h != none || $wi_d -ne $wi_h ]]; then
     echo "FAIL: $w: direct_instructions $d (hierarchy: $h), requests $r, warp instructions $wi_d vs $wi_h"
     fail=1
@@ -69,8 +51,8 @@ done
 
 # auto takes the hierarchy when the SM's path has a stage that changes answers.
 if run auto-lab histogram auto --arg n=4096 --set lab.entries=64; then
-  d=$(stat "$TMP/auto-lab/stats.json" direct_instructions)
-  r=$(stat "$TMP/auto-lab/stats.json" global_requests)
+  d=$(stat_sum "$TMP/auto-lab/stats.json" direct_instructions)
+  r=$(stat_sum "$TMP/auto-lab/stats.json" global_requests)
   if [[ $d != none || $r -eq 0 ]]; then
     echo "FAIL: auto with a LAB stage went direct ($d direct instructions, $r requests)"
     fail=1

@@ -32,13 +32,14 @@ struct GpuExtension : tlm::tlm_extension<GpuExtension> {
   }
 };
 
-// A payload with its own line-sized data and byte-enable buffers and a
-// GpuExtension, recycled by PayloadPool.
+// A payload with its own data and byte-enable buffers, sized to the line of
+// the first access it carries (grown if a later one is longer; a pooled
+// payload allocates once), and a GpuExtension, recycled by PayloadPool.
 class GpuPayload : public tlm::tlm_generic_payload {
 public:
   explicit GpuPayload(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) {
     set_extension(&ext_);
-    set_data_ptr(data_.data());
+    set_data_ptr(nullptr);
     set_byte_enable_ptr(nullptr);
   }
   ~GpuPayload() override { clear_extension(&ext_); }
@@ -54,8 +55,9 @@ public:
     if (ext_.hops == 0) SC_REPORT_FATAL("tlmgpu/payload", "reply with no route to return by");
     return ext_.route[--ext_.hops];
   }
-  uint8_t* data() { return data_.data(); }
-  uint8_t* byte_enable() { return be_.data(); }
+  // Valid after setup(), for its line_bytes.
+  uint8_t* data() { return buf_.get(); }
+  uint8_t* byte_enable() { return buf_.get() + cap_; }
 
   // Scratch the initiator owns while its request is out (no other block
   // reads or writes it): what it needs to finish the request when the
@@ -74,10 +76,12 @@ public:
   }
 
   // Prepares the payload for one line-sized access.
+  // Copies `a`, its lanes included (only the ones it has).
   void setup(tlm::tlm_command cmd, Addr line, unsigned line_bytes, const GpuAccess& a) {
+    if (line_bytes > cap_) grow(line_bytes);
     set_command(cmd);
     set_address(line);
-    set_data_ptr(data_.data());
+    set_data_ptr(buf_.get());
     set_data_length(line_bytes);
     set_streaming_width(line_bytes);
     set_byte_enable_ptr(nullptr);
@@ -88,15 +92,27 @@ public:
     ext_.hops = 0;
   }
   void enable_bytes(unsigned line_bytes) {
-    set_byte_enable_ptr(be_.data());
+    set_byte_enable_ptr(byte_enable());
     set_byte_enable_length(line_bytes);
   }
 
 private:
+  // Data then byte enables, cap_ bytes each, zeroed when made (as the
+  // fixed arrays were); recycled contents are not cleared, as before.
+  void grow(unsigned line_bytes) {
+    auto b = std::make_unique<uint8_t[]>(2 * size_t(line_bytes));
+    if (cap_) { // keep what is there: a caller may grow and still read it
+      std::memcpy(b.get(), buf_.get(), cap_);
+      std::memcpy(b.get() + line_bytes, buf_.get() + cap_, cap_);
+    }
+    buf_ = std::move(b);
+    cap_ = line_bytes;
+  }
+
   GpuExtension ext_;
   std::array<uint8_t, 16> initiator_state_{};
-  std::array<uint8_t, kMaxLineBytes> data_{};
-  std::array<uint8_t, kMaxLineBytes> be_{};
+  std::unique_ptr<uint8_t[]> buf_;
+  unsigned cap_ = 0;
 };
 
 // Every payload in flight came from here; `free` returns it when the last
@@ -118,7 +134,9 @@ public:
   }
   void free(tlm::tlm_generic_payload* t) override {
     --live_;
-    free_.push_back(static_cast<GpuPayload*>(t));
+    auto* p = static_cast<GpuPayload*>(t);
+    p->access().lanes.release(); // lane storage follows the live lanes, not the pool's size
+    free_.push_back(p);
   }
   uint64_t next_txn_id() { return ++txn_; }
   size_t live() const { return live_; }

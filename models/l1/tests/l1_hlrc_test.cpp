@@ -49,7 +49,7 @@ GpuAccess add_u32(unsigned off, uint32_t v) {
   a.kind = AccessKind::Atomic;
   a.op = AtomicOp::Add;
   a.type = DataType::U32;
-  a.num_lanes = 1;
+  a.lanes.resize(1);
   a.lanes[0].offset = uint16_t(off);
   a.lanes[0].operand = v;
   a.sector_mask = 1u << (off / 32);
@@ -73,7 +73,7 @@ TEST_CASE("l1 hlrc: a granted line is owned, fully valid, and serves atomics loc
   CHECK(counter(g, "hlrc_owned_installs") == 1);
 
   // Two lanes on the same word: applied in lane order, exact old values.
-  a.num_lanes = 2;
+  a.lanes.resize(2);
   a.lanes[1] = a.lanes[0];
   a.lanes[1].operand = 7;
   REQUIRE(l1.local_atomic(a, 0x1000));

@@ -47,10 +47,7 @@ GpuAccess red(AtomicOp op, DataType t, std::vector<std::pair<uint16_t, uint64_t>
   a.order = order;
   a.scope = scope;
   for (auto [off, v] : lanes) {
-    LaneOp& l = a.lanes[a.num_lanes];
-    l.offset = off;
-    l.lane = a.num_lanes++;
-    l.operand = v;
+    a.lanes.push_back(LaneOp{off, uint8_t(a.lanes.size()), v, 0, 0});
     a.sector_mask |= 1u << (off / 32);
   }
   return a;
@@ -66,7 +63,7 @@ std::vector<std::pair<uint16_t, uint64_t>> lanes_of(const std::vector<PartialUpd
   std::vector<std::pair<uint16_t, uint64_t>> out;
   for (const auto& p : ps)
     if (p.line == line)
-      for (unsigned i = 0; i < p.num_lanes; ++i)
+      for (unsigned i = 0; i < p.lanes.size(); ++i)
         out.emplace_back(p.lanes[i].offset, p.lanes[i].operand);
   return out;
 }
@@ -320,7 +317,7 @@ TEST_CASE("l1 phi: a full line of u32 partials fits one packet; 64-bit words too
   l1.phi_flush();
   auto ps = l1.take_phi_packets();
   REQUIRE(ps.size() == 2);
-  CHECK(ps[0].num_lanes == 32);
+  CHECK(ps[0].lanes.size() == 32);
   CHECK(ps[0].sector_mask == 0xf);
   CHECK(lanes_of(ps, 0x080) == Lanes{{8, 1ull << 40}});
   CHECK_THROWS_AS(l1.phi_update(add_u32({{2, 1}}), 0x000), std::logic_error); // misaligned

@@ -18,9 +18,7 @@ GpuAccess add_at(uint16_t off, DataType t = DataType::U32) {
   a.kind = AccessKind::Atomic;
   a.op = AtomicOp::Add;
   a.type = t;
-  a.lanes[0].offset = off;
-  a.lanes[0].operand = 1;
-  a.num_lanes = 1;
+  a.lanes.push_back(LaneOp{off, 0, 1, 0, 0});
   return a;
 }
 

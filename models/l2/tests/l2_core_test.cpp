@@ -57,11 +57,7 @@ GpuAccess rmw(AtomicOp op, DataType t, std::initializer_list<std::pair<uint16_t,
   a.op = op;
   a.type = t;
   for (auto [off, operand] : lanes) {
-    a.lanes[a.num_lanes].offset = off;
-    a.lanes[a.num_lanes].lane = a.num_lanes;
-    a.lanes[a.num_lanes].operand = operand;
-    a.lanes[a.num_lanes].compare = compare;
-    ++a.num_lanes;
+    a.lanes.push_back(LaneOp{off, uint8_t(a.lanes.size()), operand, compare, 0});
   }
   return a;
 }

@@ -95,8 +95,8 @@ TEST_CASE("golden: perform answers a request's lanes in lane order", "[lab][gold
   a.op = AtomicOp::Add;
   a.type = DataType::U32;
   for (unsigned i = 0; i < 3; ++i) // three lanes on one word, one on another
-    a.lanes[a.num_lanes++] = LaneOp{4, uint8_t(i), 1, 0, 0};
-  a.lanes[a.num_lanes++] = LaneOp{8, 3, 7, 0, 0};
+    a.lanes.push_back(LaneOp{4, uint8_t(i), 1, 0, 0});
+  a.lanes.push_back(LaneOp{8, 3, 7, 0, 0});
   g.perform(a, 128);
   CHECK(a.lanes[0].result == 100);
   CHECK(a.lanes[1].result == 101);

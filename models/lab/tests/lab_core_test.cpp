@@ -65,7 +65,7 @@ std::pair<Mem, Mem> run_both(const LabSpec& s, const std::vector<Req>& reqs, con
   LabCore lab(s, g);
   Mem via_lab = init, direct = init;
   for (const Req& r : reqs) {
-    for (unsigned i = 0; i < r.a.num_lanes; ++i)
+    for (unsigned i = 0; i < r.a.lanes.size(); ++i)
       direct.apply(r.line, r.a.op, r.a.type, r.a.lanes[i]);
     LabOutcome o = lab.access(r.a, r.line);
     REQUIRE(o.kind == LabOutcome::Kind::Buffered);
@@ -153,7 +153,7 @@ TEST_CASE("lab: same-word lanes merge and untouched words are not sent", "[lab]"
   CHECK(o.hit);
   const auto out = lab.flush();
   REQUIRE(out.size() == 1);
-  REQUIRE(out[0].num_lanes == 2);
+  REQUIRE(out[0].lanes.size() == 2);
   CHECK(out[0].line == 0x400);
   CHECK(out[0].lanes[0].offset == 8);
   CHECK(out[0].lanes[0].operand == 42);
@@ -173,7 +173,7 @@ TEST_CASE("lab: a request of another op or type evicts the line first", "[lab]")
   CHECK_FALSE(o.hit);
   REQUIRE(o.evictions.size() == 1);
   CHECK(o.evictions[0].op == AtomicOp::Add);
-  CHECK(o.evictions[0].num_lanes == 1);
+  CHECK(o.evictions[0].lanes.size() == 1);
   CHECK(o.evictions[0].lanes[0].operand == 7);
   o = lab.access(red(AtomicOp::Min, DataType::S32, {{4, 3}}), 0); // same op, other type
   REQUIRE(o.evictions.size() == 1);
@@ -232,13 +232,13 @@ TEST_CASE("lab: flush empties the buffer and loses nothing", "[lab]") {
       }
       for (const auto& e :
            lab.access(red(AtomicOp::Add, DataType::U32, lanes), rng() % 40 * kLine).evictions)
-        for (unsigned i = 0; i < e.num_lanes; ++i)
+        for (unsigned i = 0; i < e.lanes.size(); ++i)
           sent += e.lanes[i].operand;
     }
     CHECK_FALSE(lab.empty());
     const size_t lines = lab.occupancy();
     for (const auto& e : lab.flush())
-      for (unsigned i = 0; i < e.num_lanes; ++i)
+      for (unsigned i = 0; i < e.lanes.size(); ++i)
         sent += e.lanes[i].operand;
     CHECK(sent == in);
     CHECK(lab.empty());
@@ -258,8 +258,8 @@ TEST_CASE("lab: a line with more words than lanes is split into 32-lane eviction
   }
   const auto out = lab.flush();
   REQUIRE(out.size() == 2);
-  CHECK(out[0].num_lanes == 32);
-  CHECK(out[1].num_lanes == 32);
+  CHECK(out[0].lanes.size() == 32);
+  CHECK(out[1].lanes.size() == 32);
   CHECK(out[0].sector_mask == 0x0f);
   CHECK(out[1].sector_mask == 0xf0);
   CHECK(out[1].lanes[0].offset == 128);

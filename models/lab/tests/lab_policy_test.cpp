@@ -93,7 +93,7 @@ TEST_CASE("lab: serialization-only forwards every request and stores nothing", "
     CHECK(o.forward->line == 0x80);
     CHECK(o.forward->op == AtomicOp::Max);
     CHECK(o.forward->type == DataType::S32);
-    REQUIRE(o.forward->num_lanes == 3);
+    REQUIRE(o.forward->lanes.size() == 3);
     CHECK(o.forward->lanes[0].operand == r);
     CHECK(o.forward->sector_mask == 0b1001);
     CHECK(lab.empty());

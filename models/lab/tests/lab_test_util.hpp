@@ -42,10 +42,7 @@ inline GpuAccess red(AtomicOp op, DataType t,
   a.order = MemOrder::Commutative;
   a.scope = Scope::Device;
   for (const auto& [off, operand] : lanes) {
-    LaneOp& l = a.lanes[a.num_lanes];
-    l.offset = off;
-    l.lane = a.num_lanes++;
-    l.operand = operand;
+    a.lanes.push_back(LaneOp{off, uint8_t(a.lanes.size()), operand, 0, 0});
   }
   return a;
 }
@@ -63,7 +60,7 @@ struct Mem {
     apply_atomic(op, t, &bytes.at(line + l.offset), l.operand, 0);
   }
   void apply(const LabEviction& e) {
-    for (unsigned i = 0; i < e.num_lanes; ++i)
+    for (unsigned i = 0; i < e.lanes.size(); ++i)
       apply(e.line, e.op, e.type, e.lanes[i]);
   }
   void apply(const std::vector<LabEviction>& es) {

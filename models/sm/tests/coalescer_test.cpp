@@ -169,7 +169,7 @@ TEST_CASE("coalescer: atomics on one word serialize one lane per request", "[coa
     CHECK(r[k].line == 0x7000);
     CHECK(r[k].access.kind == AccessKind::Atomic);
     CHECK(r[k].access.order == MemOrder::Commutative);
-    REQUIRE(r[k].access.num_lanes == 1);
+    REQUIRE(r[k].access.lanes.size() == 1);
     CHECK(r[k].access.lanes[0].lane == k); // lane order = application order
     CHECK(r[k].access.lanes[0].offset == 4);
     CHECK(r[k].access.lanes[0].operand == k + 1);
@@ -187,7 +187,7 @@ TEST_CASE("coalescer: 4 words x 8 lanes make 8 requests of 4 lanes", "[coalescer
   REQUIRE(r.size() == 8);
   for (unsigned k = 0; k < 8; ++k) {
     CHECK(r[k].access.kind == AccessKind::Red);
-    REQUIRE(r[k].access.num_lanes == 4);
+    REQUIRE(r[k].access.lanes.size() == 4);
     CHECK(r[k].access.sector_mask == 0xf);
     for (unsigned j = 0; j < 4; ++j) {
       CHECK(r[k].access.lanes[j].lane == 4 * k + j);
@@ -220,7 +220,7 @@ TEST_CASE("coalescer: atomics over two lines, CAS operands, scatter of old value
   Lanes<uint64_t> res;
   for (const LineRequest& q : r) {
     GpuAccess done = q.access;
-    for (unsigned k = 0; k < done.num_lanes; ++k)
+    for (unsigned k = 0; k < done.lanes.size(); ++k)
       done.lanes[k].result = 7000 + done.lanes[k].lane;
     Coalescer::scatter_atomic(done, res);
   }

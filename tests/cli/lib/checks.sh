@@ -77,3 +77,23 @@ finish() { # name
   echo "$1: $pass passed, $fail failed"
   [[ $fail -eq 0 ]]
 }
+
+# stat_sum FILE KEY: the sum of one stat over FILE's whole stats tree (every
+# SM's), "none" if absent.
+stat_sum() { # stats.json key
+  python3 - "$1" "$2" <<'EOF'
+import json, sys
+def walk(n, key):
+    t, seen = 0, False
+    for k, v in n.items():
+        if isinstance(v, dict) and "type" in v:
+            if k == key:
+                t, seen = t + v["value"], True
+        elif isinstance(v, dict):
+            a, b = walk(v, key)
+            t, seen = t + a, seen or b
+    return t, seen
+t, seen = walk(json.load(open(sys.argv[1]))["total"], sys.argv[2])
+print(int(t) if seen else "none")
+EOF
+}
