@@ -10,16 +10,19 @@
 //   grant (lanes performed at L2, whole line back) ─► install Owned, respond,
 //   replay the waiters (they hit the owned line)
 //
-//   recall (HlrcFabric, from the home) ─► owned: give the line up (bytes back)
+//   Recall (hlrc_in, from the home) ─► owned: give the line up (bytes back)
 //     grant on its way ─► AT request path: deferred; on the grant's arrival the
 //                         line is installed, the waiters are served, then it
-//                         is given up (HlrcFabric::answer)
+//                         is given up (an Answer on hlrc_out)
 //                     └► blocking path: revoked; the grant completes its atomic
 //                         (done at L2) and installs nothing
 #include "models/l1/l1_module.hpp"
 #include "tlmgpu/invariant.hpp"
 
 #include "models/hlrc/hlrc_fabric_module.hpp"
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include <set>
 #include <sstream>
@@ -31,7 +34,8 @@ namespace tlmgpu {
 
 struct L1Module::Hlrc {
   explicit Hlrc(StatGroup& g)
-      : ownership_requests(g.counter("hlrc_ownership_requests", "requests",
+      : in("hlrc_in"), out("hlrc_out"),
+        ownership_requests(g.counter("hlrc_ownership_requests", "requests",
                                      "hLRC atomics sent to L2 to obtain their line's ownership")),
         recalls_received(g.counter("hlrc_recalls_received", "recalls",
                                    "hLRC recalls of a line by its home L2 slice")),
@@ -42,6 +46,9 @@ struct L1Module::Hlrc {
             g.counter("hlrc_eviction_releases", "lines", "owned lines given up for capacity")),
         flush_releases(g.counter("hlrc_flush_releases", "lines",
                                  "owned lines given up at kernel end or a fence")) {}
+  // The recall channel (HlrcChannel): recalls in; answers and releases out.
+  tlm_utils::simple_target_socket<L1Module> in;
+  tlm_utils::simple_initiator_socket<L1Module> out;
   std::set<Addr> pending;  // AT: ownership requests whose grant is not back yet
   std::set<Addr> revoked;  // AT: of those, cancelled by the home meanwhile
   std::set<Addr> deferred; // AT: of those, recalled: give the line up on arrival
@@ -52,8 +59,15 @@ struct L1Module::Hlrc {
 void L1Module::hlrc_init() {
   if (spec_.bytes == 0) throw ConfigError("l1.atomic_mode = hlrc needs an L1 (l1.bytes > 0)");
   hlrc_ = {new Hlrc(stats_), [](Hlrc* h) { delete h; }};
-  fabric_ = &HlrcFabric::of(ctx_);
-  fabric_->attach_l1(sm_, this);
+  hlrc_->in.register_b_transport(this, &L1Module::hlrc_message_in);
+  HlrcFabric::of(ctx_).attach_owner(sm_, hlrc_->in, hlrc_->out, clk_, spec_.latency);
+}
+
+// A Recall from the line's home, answered in the message.
+void L1Module::hlrc_message_in(tlm::tlm_generic_payload& p, sc_time&) {
+  HlrcMessage& m = hlrc_message(p);
+  TLMGPU_CHECK(m.kind == HlrcMessage::Kind::Recall);
+  m.answer = hlrc_recall(m.line, m.may_defer, m.data);
 }
 
 // LT / functional: the ownership request is a nested b_transport; the grant
@@ -121,7 +135,13 @@ void L1Module::hlrc_on_grant(Payload& t) {
   if (hlrc_->deferred.erase(line) != 0) {
     std::optional<Writeback> wb = core_.give_up(line);
     TLMGPU_CHECK(wb && "a deferred recall's line must be owned on the grant's arrival");
-    fabric_->answer(sm_, line, std::move(wb), clk_.now());
+    HlrcEnvelope e;
+    e.msg.kind = HlrcMessage::Kind::Answer;
+    e.msg.line = line;
+    e.msg.sm = sm_;
+    e.msg.sent = clk_.now();
+    e.msg.data = std::move(wb);
+    e.send(hlrc_->out);
   }
   wake(); // the MSHR entry freed
 }
@@ -146,9 +166,17 @@ HlrcAnswer L1Module::hlrc_recall(Addr line, bool may_defer, std::optional<Writeb
 }
 
 Cycle L1Module::hlrc_release(const Writeback& wb, Cycle at, HlrcRelease why) {
-  TLMGPU_CHECK(hlrc_ && fabric_);
+  TLMGPU_CHECK(hlrc_);
   ++(why == HlrcRelease::Eviction ? hlrc_->eviction_releases : hlrc_->flush_releases);
-  return fabric_->release(sm_, wb, why, at);
+  HlrcEnvelope e;
+  e.msg.kind = HlrcMessage::Kind::Release;
+  e.msg.line = wb.line;
+  e.msg.sm = sm_;
+  e.msg.sent = at;
+  e.msg.why = why;
+  e.msg.data = wb;
+  e.send(hlrc_->out);
+  return e.msg.back;
 }
 
 } // namespace tlmgpu

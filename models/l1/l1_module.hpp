@@ -4,7 +4,7 @@
 // L1Core; this shell adds MSHRs, the miss queue and the two timing styles.
 #pragma once
 
-#include "models/hlrc/hlrc_fabric_module.hpp"
+#include "models/hlrc/hlrc_message_module.hpp"
 #include "models/l1/l1_core.hpp"
 #include "models/l1/l1_phi_tracker.hpp"
 #include "tlmgpu/interval_resource.hpp"
@@ -47,10 +47,6 @@ public:
   // PHI, AT: no partial-update red or write-back of this L1 is on its way.
   bool phi_settled() const { return phi_tracker_.empty(); }
   const sc_core::sc_event& phi_settled_event() const { return phi_settled_; }
-  // hLRC recall from the line's home (HlrcFabric): an owned line is given up
-  // (bytes into `out`); a grant still on its way is deferred (answered on
-  // arrival) if `may_defer`, else revoked.
-  HlrcAnswer hlrc_recall(Addr line, bool may_defer, std::optional<Writeback>& out);
   L1Core& core() { return core_; }
   bool idle() const;
   // A stalled head is retried at least this often even if nothing woke it.
@@ -102,6 +98,11 @@ private:
   bool hlrc_own(Payload& t);
   void hlrc_on_grant(Payload& t);
   Cycle hlrc_release(const Writeback& wb, Cycle at, HlrcRelease why);
+  // A Recall from the line's home (the recall channel): an owned line is
+  // given up (bytes into `out`); a grant still on its way is deferred
+  // (answered on arrival) if `may_defer`, else revoked.
+  void hlrc_message_in(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  HlrcAnswer hlrc_recall(Addr line, bool may_defer, std::optional<Writeback>& out);
   // PHI (l1_phi_module.cpp): the core's update-only lines leave as Red packets
   // on the blocking path; no partial update is ever in flight.
   Cycle phi_send(Cycle at, bool blocking = false);
@@ -151,7 +152,6 @@ private:
 
   Counter &requests_, &stall_mshr_, &stall_miss_queue_, &forwarded_;
   Average& latency_;
-  HlrcFabric* fabric_ = nullptr; // l1.atomic_mode = hlrc only
   // l1.atomic_mode = hlrc only; the deleter lives where Hlrc is complete.
   std::unique_ptr<Hlrc, void (*)(Hlrc*)> hlrc_{nullptr, nullptr};
 };

@@ -3,7 +3,7 @@
 //
 //   request for line X ──► parked behind a deferred recall of X? ─► wait
 //                          hlrc_resolve: wait for ready(X); owner o?
-//                            │ yes: fabric.recall(o) ─► o's L1 drops X, its
+//                            │ yes: Recall to o ─► o's L1 drops X, its
 //                            │      dirty bytes are absorbed here; X unowned
 //                            │      (AT, o's grant still travelling: deferred,
 //                            │      X's requests park until hlrc_recall_done)
@@ -11,7 +11,9 @@
 //                          serve: atomic/red ─► grant (whole line, lanes
 //                                 performed here) ─► registry: X owned by src
 //                                 other ─► L2Core::access as without hLRC
-//   fabric.release(o, X) ─► hlrc_release: absorb o's bytes, X unowned
+//   Release from o ─► hlrc_release: absorb o's bytes, X unowned
+// (Recall, Answer and Release are messages on the recall channel, HlrcChannel.)
+#include "models/hlrc/hlrc_fabric_module.hpp"
 #include "models/l2/l2_module.hpp"
 #include "tlmgpu/invariant.hpp"
 
@@ -21,8 +23,10 @@ namespace tlmgpu {
 
 void L2Module::hlrc_init() {
   hlrc_ = true;
-  fabric_ = &HlrcFabric::of(ctx_);
-  fabric_->attach_l2(slice_, this);
+  hlrc_out_ = std::make_unique<tlm_utils::simple_initiator_socket<L2Module>>("hlrc_out");
+  hlrc_in_ = std::make_unique<tlm_utils::simple_target_socket<L2Module>>("hlrc_in");
+  hlrc_in_->register_b_transport(this, &L2Module::hlrc_message_in);
+  HlrcFabric::of(ctx_).attach_home(slice_, *hlrc_in_, *hlrc_out_, clk_);
   hlrc_grants_ = &stats_.counter("hlrc_grants", "grants",
                                  "hLRC ownership grants (atomics performed here, line sent)");
   hlrc_recalls_ = &stats_.counter("hlrc_recalls", "recalls",
@@ -64,11 +68,18 @@ std::optional<Cycle> L2Module::hlrc_resolve(const GpuAccess& a, Addr line, Cycle
     throw SimError(os.str());
   }
   ++*hlrc_recalls_;
-  HlrcRecall r = fabric_->recall(slice_, *owner, line, start, may_defer);
-  if (r.deferred) return std::nullopt; // hlrc_recall_done() follows
-  if (r.data) hlrc_absorb(*r.data, r.back);
-  registry_.recall(line, r.back);
-  return r.back;
+  HlrcEnvelope e;
+  e.msg.kind = HlrcMessage::Kind::Recall;
+  e.msg.line = line;
+  e.msg.sm = *owner;
+  e.msg.slice = slice_;
+  e.msg.sent = start;
+  e.msg.may_defer = may_defer;
+  e.send(*hlrc_out_);
+  if (e.msg.answer == HlrcAnswer::Deferred) return std::nullopt; // an Answer follows
+  if (e.msg.data) hlrc_absorb(*e.msg.data, e.msg.back);
+  registry_.recall(line, e.msg.back);
+  return e.msg.back;
 }
 
 bool L2Module::hlrc_gate(Payload& t, Addr line, Cycle now, Cycle arrival, Cycle& hold) {
@@ -99,6 +110,16 @@ Cycle L2Module::hlrc_blocking_resolve(const GpuAccess& a, Addr line, Cycle now) 
                    " to a line with a deferred recall (unsupported)");
   }
   return *hlrc_resolve(a, line, now, false) - now;
+}
+
+void L2Module::hlrc_message_in(tlm::tlm_generic_payload& p, sc_core::sc_time&) {
+  HlrcMessage& m = hlrc_message(p);
+  if (m.kind == HlrcMessage::Kind::Release)
+    hlrc_release(m.sm, *m.data, m.arrive);
+  else if (m.kind == HlrcMessage::Kind::Answer)
+    hlrc_recall_done(m.line, std::move(m.data), m.arrive);
+  else
+    TLMGPU_CHECK(false && "a home receives releases and answers only");
 }
 
 void L2Module::hlrc_recall_done(Addr line, std::optional<Writeback> wb, Cycle back) {

@@ -1,4 +1,5 @@
 #include "models/l2/l2_module.hpp"
+#include "models/hlrc/hlrc_fabric_module.hpp"
 #include "tlmgpu/invariant.hpp"
 
 #include "tlmgpu/sim/line_payloads.hpp"
@@ -116,7 +117,8 @@ L2Outcome L2Module::serve(GpuAccess& a, Addr line, Payload& t, Cycle now, Cycle 
   L2Outcome out = core_.grant(a, line, t.get_data_ptr(), now, replay);
   if (out.hit) { // the reply carries the line: the requester owns it from its arrival
     const Cycle leave = ctx_.timed() ? now + hold + spec_.latency + out.extra_cycles : 0;
-    registry_.grant(line, a.src_sm, fabric_->grant_arrival(leave));
+    if (!hlrc_channel_) hlrc_channel_ = &HlrcFabric::of(ctx_).channel();
+    registry_.grant(line, a.src_sm, hlrc_channel_->grant_arrival(leave));
     ++*hlrc_grants_;
     hlrc_wait_->sample(double(now + hold - std::min(arrival, now + hold)));
   }
@@ -181,21 +183,33 @@ bool L2Module::attempt(Payload& t, Cycle arrival, bool resumed) {
     if (!resumed) ++requests_;
     return true;
   }
-  L2Outcome out = serve(a, line, t, now, hold, false, arrival);
-  if (out.writeback) write_back(*out.writeback);
-  if (out.hit) {
+  const AtServed s = at_serve(t, now, hold, false, arrival);
+  if (s.answered) {
     if (!resumed) ++requests_;
     a.serviced_by = GpuAccess::Level::L2;
-    t.set_response_status(tlm::TLM_OK_RESPONSE);
-    latency_.sample(double(hold + spec_.latency + out.extra_cycles));
-    port.respond(t, clk_.cycles(hold + spec_.latency + out.extra_cycles));
+    latency_.sample(double(s.latency));
     return true;
   }
   if (mshr_.add(line, &t) == MshrOutcome::NoEntry) return ++stall_mshr_full_, false;
   if (!resumed) ++requests_;
   a.serviced_by = GpuAccess::Level::Dram;
-  send_to_mem(make_fill_payload(ctx_.pool, line, out.fetch_sectors, spec_.line_bytes, 0));
+  send_to_mem(make_fill_payload(ctx_.pool, line, s.fetch_sectors, spec_.line_bytes, 0));
   return true;
+}
+
+// What one AT request does at the slice, said once for a request from the
+// input queue (attempt) and a waiter replayed by a fill (on_mem_response):
+// serve() decides, a victim goes to DRAM, a hit is answered after the hLRC
+// hold and the access latency, a miss names the sectors to fetch.
+L2Module::AtServed L2Module::at_serve(Payload& t, Cycle now, Cycle hold, bool replay,
+                                      Cycle arrival) {
+  const L2Outcome out = serve(access_of(t), t.get_address(), t, now, hold, replay, arrival);
+  if (out.writeback) write_back(*out.writeback);
+  if (!out.hit) return {false, out.fetch_sectors, 0};
+  const Cycle latency = hold + spec_.latency + out.extra_cycles;
+  t.set_response_status(tlm::TLM_OK_RESPONSE);
+  port.respond(t, clk_.cycles(latency));
+  return {true, 0, latency};
 }
 
 void L2Module::write_back(const Writeback& wb) {
@@ -225,22 +239,16 @@ void L2Module::on_mem_response(Payload& r) {
     // Replay the waiters in arrival order; one that wanted other sectors
     // misses again and starts a new fetch.
     for (Payload* w : mshr_.release(line)) {
-      GpuAccess& a = access_of(*w);
       const Cycle now = clk_.now();
       // hLRC: an earlier waiter may just have been granted the line.
       Cycle hold = 0;
       if (!hlrc_gate(*w, line, now, now, hold)) continue; // parked behind a recall
-      L2Outcome out = serve(a, line, *w, now, hold, true, now);
-      if (out.writeback) write_back(*out.writeback);
-      if (out.hit) {
-        w->set_response_status(tlm::TLM_OK_RESPONSE);
-        port.respond(*w, clk_.cycles(hold + spec_.latency + out.extra_cycles));
-      } else {
-        bool first = !mshr_.pending(line);
-        mshr_.add(line, w); // cannot be refused: the entry was just freed
-        if (first)
-          send_to_mem(make_fill_payload(ctx_.pool, line, out.fetch_sectors, spec_.line_bytes, 0));
-      }
+      const AtServed s = at_serve(*w, now, hold, true, now);
+      if (s.answered) continue;
+      const bool first = !mshr_.pending(line);
+      mshr_.add(line, w); // cannot be refused: the entry was just freed
+      if (first)
+        send_to_mem(make_fill_payload(ctx_.pool, line, s.fetch_sectors, spec_.line_bytes, 0));
     }
   }
   p.release();

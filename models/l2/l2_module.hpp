@@ -3,7 +3,7 @@
 // the pipeline (one request per cycle), MSHRs and the two timing styles.
 #pragma once
 
-#include "models/hlrc/hlrc_fabric_module.hpp"
+#include "models/hlrc/hlrc_channel_module.hpp"
 #include "models/hlrc/ownership_registry.hpp"
 #include "models/l2/l2_core.hpp"
 #include "tlmgpu/interval_resource.hpp"
@@ -13,6 +13,8 @@
 #include "tlmgpu/sim/context.hpp"
 #include "tlmgpu/sim/ports.hpp"
 #include "tlmgpu/timing.hpp"
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include <deque>
 #include <map>
@@ -32,16 +34,17 @@ public:
   // Untimed access for the host and checkers: cached bytes over DRAM bytes.
   unsigned debug(Payload& t);
 
-  // hLRC (l2_hlrc_module.cpp; models/hlrc/README.md), called by the fabric:
-  // SM `sm` gives up `wb.line` (eviction, kernel end, fence); its bytes are
-  // applied now and the line is free at the slice from L2 cycle `back`.
-  void hlrc_release(uint16_t sm, const Writeback& wb, Cycle back);
-  // AT: the owner answered a deferred recall of `line` with its bytes `wb`
-  // (none if clean), here from L2 cycle `back`; the parked requests resume.
-  void hlrc_recall_done(Addr line, std::optional<Writeback> wb, Cycle back);
   const OwnershipRegistry& registry() const { return registry_; }
 
 private:
+  // hLRC (l2_hlrc_module.cpp; models/hlrc/README.md), messages from the
+  // recall channel: a Release (SM `sm` gives up `wb.line`: eviction, kernel
+  // end, fence; its bytes are applied now and the line is free at the slice
+  // from L2 cycle `back`) or, AT, the Answer to a deferred recall (the bytes,
+  // none if clean, here from L2 cycle `back`; the parked requests resume).
+  void hlrc_message_in(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  void hlrc_release(uint16_t sm, const Writeback& wb, Cycle back);
+  void hlrc_recall_done(Addr line, std::optional<Writeback> wb, Cycle back);
   TargetPort::Hooks target_hooks(); // only builds lambdas: safe during construction
   // LT / functional
   void b_transport(Payload& t, sc_core::sc_time& delay);
@@ -52,6 +55,12 @@ private:
   void step();
   bool attempt(Payload& t, Cycle arrival, bool resumed); // false: stalled, leave it queued
   void on_mem_response(Payload& t);
+  struct AtServed {
+    bool answered;          // a hit: the response is on its way
+    uint32_t fetch_sectors; // a miss: what to fetch from DRAM
+    Cycle latency;          // a hit: cycles until the response leaves
+  };
+  AtServed at_serve(Payload& t, Cycle now, Cycle hold, bool replay, Cycle arrival);
   void write_back(const Writeback& wb);
   void send_to_mem(GpuPayload* p);
   void drain_to_mem();
@@ -92,7 +101,10 @@ private:
   Average& latency_;
   // hLRC only (l1.atomic_mode = hlrc), else null.
   bool hlrc_ = false;
-  HlrcFabric* fabric_ = nullptr; // hLRC only
+  // The recall channel (HlrcChannel): recalls out; answers and releases in.
+  std::unique_ptr<tlm_utils::simple_initiator_socket<L2Module>> hlrc_out_;
+  std::unique_ptr<tlm_utils::simple_target_socket<L2Module>> hlrc_in_;
+  const HlrcChannel* hlrc_channel_ = nullptr; // for its grant latency estimate, at first use
   OwnershipRegistry registry_;
   uint64_t hlrc_prune_tick_ = 0;
   struct Parked {

@@ -1,6 +1,7 @@
-// hLRC traffic on the crossbar (models/hlrc/README.md): the class counters
-// and the side-band packets of the recall path. Same class as
-// xbar_module.cpp; split to keep the baseline file free of hLRC details.
+// hLRC traffic on the crossbar (models/hlrc/README.md): the class counters,
+// the recall channel (a child module, HlrcChannel) and the link bookings of
+// its packets. Same class as xbar_module.cpp; split to keep the baseline file
+// free of hLRC details.
 #include "models/xbar/xbar_module.hpp"
 #include "tlmgpu/invariant.hpp"
 
@@ -11,7 +12,9 @@ namespace tlmgpu {
 void XbarModule::hlrc_init() {
   // Grants carry the whole line, whatever sectors the atomic touched.
   core_.set_rmw_reply_bytes(ctx_.net.line_bytes);
-  HlrcFabric::of(ctx_).attach_xbar(this);
+  auto channel = std::make_unique<HlrcChannel>("hlrc_channel", ctx_, *this);
+  HlrcFabric::of(ctx_).attach_channel(*channel);
+  hlrc_channel_ = std::move(channel);
   hlrc_stats_ = std::make_unique<StatGroup>(stats_, "hlrc");
   for (size_t c = 0; c < size_t(HlrcTraffic::Count); ++c) {
     const std::string n = hlrc_traffic_name(HlrcTraffic(c));

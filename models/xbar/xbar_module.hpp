@@ -85,6 +85,7 @@ private:
   Counter &req_packets_, &req_flits_, &resp_packets_, &resp_flits_, &bytes_, &input_stalls_;
   Average& req_latency_;
   std::unique_ptr<StatGroup> hlrc_stats_; // gpu.xbar.hlrc, only with l1.atomic_mode = hlrc
+  std::unique_ptr<sc_core::sc_module> hlrc_channel_; // its recall channel (HlrcChannel)
   std::array<Counter*, size_t(HlrcTraffic::Count)> hlrc_packets_{}, hlrc_flits_{};
 };
 
