@@ -32,7 +32,7 @@ struct Mem {
 
 std::vector<uint32_t> words(const std::vector<uint8_t>& b) {
   std::vector<uint32_t> w(b.size() / 4);
-  std::memcpy(w.data(), b.data(), w.size() * 4);
+  if (!w.empty()) std::memcpy(w.data(), b.data(), w.size() * 4); // data() may be null when empty
   return w;
 }
 
