@@ -42,9 +42,11 @@ std::vector<uint32_t> DabModule::sources() const {
 std::vector<std::unique_ptr<DabGateCore>> DabModule::make_cores(uint32_t schedulers,
                                                                 uint32_t warp_slots) {
   std::vector<std::unique_ptr<DabGateCore>> cores;
-  if (!grouped_)
+  if (!grouped_) {
     cores.push_back(std::make_unique<DabGateCore>(spec_, sm_, schedulers, warp_slots, stats_));
-  for (uint32_t g : grouped_ ? sources_ : std::vector<uint32_t>{})
+    return cores;
+  }
+  for (uint32_t g : sources_)
     cores.push_back(
         std::make_unique<DabGateCore>(spec_, g, spec_.group_buffers, warp_slots, stats_));
   if (cores.empty()) // an SM beyond the groups runs no CTA: a core that stays DONE, not a source
