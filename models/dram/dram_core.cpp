@@ -25,102 +25,69 @@ DramChannelCore::DramChannelCore(const DramSpec& spec) : spec_(spec) {
   banks_.resize(spec_.banks);
   bank_row_.resize(spec_.banks);
   bank_col_.resize(spec_.banks);
+  history_.resize(spec_.banks);
 }
 
-// Applied lazily to the resources an access touches (a call touches 3 of them).
+// Applied lazily to what an access touches (its bank's intervals and history,
+// and the channel's).
 void DramChannelCore::retire(Cycle floor) {
   floor_ = floor;
 }
 
 bool DramChannelCore::row_open(uint32_t bank, uint64_t row) const {
   TLMGPU_CHECK(bank < banks_.size());
-  return banks_[bank].open && banks_[bank].row == row;
+  return banks_[bank].open && banks_[bank].last.row == row;
 }
 
-void DramChannelCore::precharge(Bank& b, Cycle earliest) {
-  const Cycle pre = std::max(earliest, b.next_pre);
-  b.next_act = std::max(b.next_act, pre + spec_.tRP);
-  b.open = false;
-  ++counters_.precharges;
+// Decoupled calls: the activation in effect at `t` (the latest at or before
+// it), or none. Activations older than the last one before the retire floor
+// are dropped first: nothing can arrive before the floor any more.
+const DramChannelCore::Activation* DramChannelCore::row_at(uint32_t bank, Cycle t) {
+  auto& h = history_[bank];
+  auto after = [](Cycle c, const Activation& a) { return c < a.at; };
+  const auto keep = std::upper_bound(h.begin(), h.end(), floor_, after);
+  if (keep - h.begin() > 1) h.erase(h.begin(), keep - 1);
+  const auto it = std::upper_bound(h.begin(), h.end(), t, after);
+  return it == h.begin() ? nullptr : &*(it - 1);
 }
 
+// A booked activation. The bank's latest in time is what calls in time order
+// (and the scheduler's row_open) see; decoupled calls keep them all in order.
+void DramChannelCore::note_activation(uint32_t bank, Activation a) {
+  Bank& b = banks_[bank];
+  if (!b.open || a.at >= b.last.at) b.open = true, b.last = a;
+  if (!decoupled_) return;
+  auto& h = history_[bank];
+  h.insert(std::upper_bound(h.begin(), h.end(), a.at,
+                            [](Cycle c, const Activation& x) { return c < x.at; }),
+           a);
+}
+
+// The access's commands: PRE (conflict), ACT (conflict or closed), one column
+// command per burst, then its data on the bus. Interval bookings:
+// - the bank's row cycle, from PRE or ACT until the row may be closed again
+//   (tRAS, tRCD + the column tail, tRC - tRP; with the closed-page policy
+//   the auto-precharge's tRP too), which only an access that opens a row
+//   waits for;
+// - the bank's column slots, booked by all, so hits to an open row keep
+//   streaming right after its activation while a new row waits for every
+//   column slot in its window;
+// - the channel's activation spacing (tRRD), its column commands (tCCD) and
+//   the data bus.
+// The access starts at the first cycle >= arrival where all of that fits.
 DramAccessTiming DramChannelCore::service(uint32_t bank, uint64_t row, bool write, uint32_t bursts,
                                           Cycle arrival) {
   TLMGPU_CHECK(bank < banks_.size());
   TLMGPU_CHECK(bursts >= 1);
-  if (time_order_) return service_in_time(bank, row, write, bursts, arrival);
-  Bank& b = banks_[bank];
-  DramAccessTiming t;
-  t.start = arrival;
-
-  if (b.open && b.row == row) {
-    t.row = RowOutcome::Hit;
-    ++counters_.row_hits;
-  } else {
-    if (b.open) {
-      t.row = RowOutcome::Conflict;
-      ++counters_.row_conflicts;
-      t.start = std::max(arrival, b.next_pre);
-      precharge(b, arrival);
-    } else {
-      t.row = RowOutcome::Closed;
-      ++counters_.row_closed;
-    }
-    const Cycle act = std::max({arrival, b.next_act, next_act_any_});
-    if (t.row == RowOutcome::Closed) t.start = act;
-    ++counters_.activates;
-    b.open = true;
-    b.row = row;
-    b.next_act = act + spec_.tRC;
-    b.next_pre = act + spec_.tRAS;
-    b.next_col = act + spec_.tRCD;
-    next_act_any_ = act + spec_.tRRD;
-  }
-
-  // One column command per burst. Bursts of one access stream back to back
-  // unless tCCD is longer than a burst, which leaves gaps on the bus.
-  const Cycle data_lat = write ? spec_.tWL : spec_.tCL;
-  const Cycle step = std::max<Cycle>(spec_.tCCD, spec_.burst_cycles);
-  Cycle col = std::max({arrival, b.next_col, next_col_any_});
-  // Hold the first column command until its data finds the bus idle: reads
-  // and writes of all banks share one data bus (this is what bounds bandwidth).
-  if (bus_free_ > data_lat) col = std::max(col, bus_free_ - data_lat);
-  if (t.row == RowOutcome::Hit) t.start = col;
-  const Cycle last_col = col + (bursts - 1) * step;
-  const Cycle data_end = col + data_lat + (bursts - 1) * step + spec_.burst_cycles;
-
-  next_col_any_ = last_col + spec_.tCCD;
-  bus_free_ = data_end;
-  b.next_pre = std::max(b.next_pre, write ? data_end + spec_.tWR            // write recovery
-                                          : last_col + spec_.burst_cycles); // ~tRTP
-  if (closed_page_) precharge(b, b.next_pre);
-
-  ++(write ? counters_.writes : counters_.reads);
-  counters_.bursts += bursts;
-  counters_.data_bus_busy_cycles += uint64_t{bursts} * spec_.burst_cycles;
-  t.done = data_end + spec_.latency;
-  return t;
-}
-
-// The same command timing as service(), booked as intervals. A bank books two
-// kinds of time: its row cycle (from PRE or ACT until the row may close:
-// tRP, tRCD, tRAS, write recovery), which only an access that opens a row
-// waits for, and its column slots, which everybody books, so hits to an open
-// row keep streaming right after its activation while a new row waits for
-// every column slot in its window. The bus is booked while data moves. The
-// access starts at the first cycle >= arrival where all of that fits. Not
-// booked: the channel-wide tRRD and tCCD (with tCCD <= a burst the bus bounds
-// column commands anyway; tRRD only spaces activations of different banks).
-DramAccessTiming DramChannelCore::service_in_time(uint32_t bank, uint64_t row, bool write,
-                                                  uint32_t bursts, Cycle arrival) {
   Bank& b = banks_[bank];
   DramAccessTiming t;
   Cycle to_col = 0; // first command to first column command
-  // The bank's row is the one of its latest activation in time (b.act); an
-  // access arriving before that activation cannot know which row was open
-  // then and takes the bank as closed.
-  const bool known = b.open && arrival >= b.act;
-  if (known && b.row == row) {
+  // The activation whose row the access finds: the bank's latest (calls in
+  // time order), or the latest at or before its arrival (decoupled calls).
+  const Activation* found = nullptr;
+  if (!closed_page_) found = decoupled_ ? row_at(bank, arrival) : (b.open ? &b.last : nullptr);
+  const bool known = found != nullptr;
+  if (known && found->row == row) {
     t.row = RowOutcome::Hit;
     ++counters_.row_hits;
   } else {
@@ -131,40 +98,44 @@ DramAccessTiming DramChannelCore::service_in_time(uint32_t bank, uint64_t row, b
     to_col += spec_.tRCD;
   }
   const bool opens = t.row != RowOutcome::Hit;
+  const Cycle to_act = to_col - spec_.tRCD; // first command to ACT (tRP or 0)
   const Cycle data_lat = write ? spec_.tWL : spec_.tCL;
   const Cycle step = std::max<Cycle>(spec_.tCCD, spec_.burst_cycles);
-  const Cycle col_occ = bursts * step;                         // column slots
+  const Cycle col_occ = bursts * step;                         // the bank's column slots
+  const Cycle col_span = (bursts - 1) * step + spec_.tCCD;     // the channel's column commands
   const Cycle data = (bursts - 1) * step + spec_.burst_cycles; // bus occupancy
   const Cycle tail = write ? data_lat + data + spec_.tWR       // first column to precharge ok
                            : (bursts - 1) * step + spec_.burst_cycles;
-  // PRE (conflict) + the new row's tRAS, or longer if its data needs it.
-  const Cycle row_occ = to_col - spec_.tRCD + std::max<Cycle>(spec_.tRAS, spec_.tRCD + tail);
+  // From ACT until the row may be precharged; tRC - tRP keeps ACT to ACT >= tRC.
+  Cycle open_for = std::max<Cycle>({spec_.tRAS, spec_.tRCD + tail, spec_.tRC - spec_.tRP});
+  if (closed_page_) open_for += spec_.tRP; // the auto-precharge belongs to this access
+  const Cycle row_occ = to_act + open_for;
   IntervalResource &row_busy = bank_row_[bank], &col_busy = bank_col_[bank];
-  row_busy.retire(floor_);
-  col_busy.retire(floor_);
-  bus_busy_.retire(floor_);
+  for (IntervalResource* r : {&row_busy, &col_busy, &act_any_, &col_any_, &bus_busy_})
+    r->retire(floor_);
   Cycle s = arrival;
   for (bool moved = true; moved;) { // each constraint only pushes the start later
     const Cycle before = s;
     if (opens) {
       s = row_busy.earliest(s, row_occ);
       s = col_busy.earliest(s, std::max(row_occ, to_col + col_occ)); // nor other rows' columns
+      s = act_any_.earliest(s + to_act, spec_.tRRD) - to_act;
     } else { // not before the row's activation is done
-      s = col_busy.earliest(std::max(s, b.act + spec_.tRCD), col_occ);
+      s = col_busy.earliest(std::max(s, found->at + spec_.tRCD), col_occ);
     }
-    const Cycle on_bus = bus_busy_.earliest(s + to_col + data_lat, data);
-    s = on_bus - to_col - data_lat;
+    s = col_any_.earliest(s + to_col, col_span) - to_col;
+    s = bus_busy_.earliest(s + to_col + data_lat, data) - to_col - data_lat;
     moved = s != before;
   }
-  if (opens) row_busy.book(s, row_occ);
-  col_busy.book(s + to_col, col_occ);
-  bus_busy_.book(s + to_col + data_lat, data);
-  const Cycle act = s + to_col - spec_.tRCD;
-  if (opens && (!b.open || act >= b.act)) { // the latest activation in time
-    b.open = !closed_page_;
-    b.row = row;
-    b.act = act;
+  const Cycle act = s + to_act;
+  if (opens) {
+    row_busy.book(s, row_occ);
+    act_any_.book(act, spec_.tRRD);
   }
+  col_busy.book(s + to_col, col_occ);
+  col_any_.book(s + to_col, col_span);
+  bus_busy_.book(s + to_col + data_lat, data);
+  if (opens && !closed_page_) note_activation(bank, {act, row});
   if (closed_page_) ++counters_.precharges;
   t.start = s;
   ++(write ? counters_.writes : counters_.reads);

@@ -3,12 +3,15 @@
 // the DRAM module owns the queue, the clock and the sockets, and asks this core
 // which request to serve (`pick`) and when it completes (`service`).
 //
-// Time model: busy-until reservation. `service` issues the access's commands
-// at the earliest cycles that satisfy every constraint given all previously
-// serviced accesses, and commits them; it never reorders or back-fills gaps
-// left by earlier calls. That keeps one call O(1) and is exact for an in-order
-// command stream, which is what a scheduler that picks one request at a time
-// produces. All times are DRAM command-clock cycles (DramSpec::clock_mhz).
+// Time model: booked intervals. Each bank books its row cycles (PRE/ACT until
+// the row may close: tRP, tRCD, tRAS, tRC, write recovery) and its column
+// slots; the channel books activations (tRRD), column commands (tCCD) and the
+// data bus. `service` places an access at the first cycle >= its arrival
+// where all of them fit, so a later-scheduled row hit to another bank uses the
+// bus while an earlier-scheduled access waits for its activation: the
+// command-level interleaving of a real FR-FCFS controller. (Until 2026-11 AT
+// used busy-until state here, which never back-filled those gaps and left a
+// third of the bus idle on a streaming kernel; docs/timing.md.)
 //
 // Modelled: tRCD, tCL, tWL, tRP, tRAS, tRC, tRRD, tCCD, tWR, burst occupancy of
 // the shared data bus, open/closed page policy, FCFS and FR-FCFS choice.
@@ -16,11 +19,13 @@
 // read/write bus turnaround (tWTR/tRTW); read-to-precharge (tRTP) is taken as
 // one burst after the last read command.
 //
-// LT (set_booking(Booking::TimeOrder)): blocking callers reach the channel in
-// an order unrelated to time (temporal decoupling), so busy-until state would
-// queue an early arrival behind an SM that ran ahead. There each bank and the
-// data bus book busy intervals instead (service_in_time); the row a bank has
-// open is the one of its latest activation in time.
+// Calls in time order (AT: the scheduler decides at `now`; unit tests) see
+// every committed activation: an access to the row a bank is about to open
+// is a hit that waits for it. Decoupled calls (LT, set_decoupled(true)) reach
+// the channel in an order unrelated to time, so each bank keeps its
+// activations in time order and an access finds the row of the latest one at
+// or before its arrival (a PRE between that activation and the arrival, made
+// for a later one, is not seen).
 #pragma once
 
 #include "models/dram/dram_spec.hpp"
@@ -69,14 +74,14 @@ public:
   // `spec` must already be derived (spec.derive()); it is copied.
   explicit DramChannelCore(const DramSpec& spec);
 
-  // Before the first service(); CallOrder (default) is the in-order model.
-  void set_booking(Booking b) { time_order_ = b == Booking::TimeOrder; }
-  // TimeOrder: no access will arrive before `floor` any more.
+  // Before the first service(): true when calls come in an order unrelated
+  // to arrival time (LT's temporal decoupling).
+  void set_decoupled(bool d) { decoupled_ = d; }
+  // No access will arrive before `floor` any more (bounds the booked spans).
   void retire(Cycle floor);
 
   // Serve one access of `bursts` (>= 1) bursts to `row` of `bank`, arriving at
-  // `arrival`, and commit its commands. CallOrder: accesses of one channel
-  // must be serviced in the order the scheduler chose them.
+  // `arrival`, and commit its commands.
   DramAccessTiming service(uint32_t bank, uint64_t row, bool write, uint32_t bursts, Cycle arrival);
 
   // Index into `queue` of the request to serve next at `now`, or queue.size()
@@ -93,33 +98,32 @@ public:
   const DramSpec& spec() const { return spec_; }
 
 private:
+  struct Activation {
+    Cycle at = 0; // the ACT command's cycle
+    uint64_t row = 0;
+  };
   struct Bank {
     bool open = false;
-    uint64_t row = 0;
-    Cycle next_act = 0; // tRC after ACT, tRP after PRE
-    Cycle next_pre = 0; // tRAS after ACT, tWR after write data, tRTP after read
-    Cycle next_col = 0; // tRCD after ACT
-    Cycle act = 0;      // TimeOrder: the open row's ACT (the latest in time)
+    Activation last; // the latest activation in time (its row is open)
   };
 
-  void precharge(Bank& b, Cycle earliest);
-  DramAccessTiming service_in_time(uint32_t bank, uint64_t row, bool write, uint32_t bursts,
-                                   Cycle arrival);
+  const Activation* row_at(uint32_t bank, Cycle t);
+  void note_activation(uint32_t bank, Activation a);
 
   DramSpec spec_;
   bool fr_fcfs_ = true;
   bool closed_page_ = false;
+  bool decoupled_ = false;
   std::vector<Bank> banks_;
-  Cycle next_act_any_ = 0; // tRRD: ACT to ACT across banks of the channel
-  Cycle next_col_any_ = 0; // tCCD: column to column across the channel
-  Cycle bus_free_ = 0;     // first cycle the shared data bus is idle
+  // Decoupled calls only: each bank's activations in time order, so an access
+  // finds the row open at its arrival whatever order the calls came in.
+  std::vector<std::vector<Activation>> history_;
   DramChannelCounters counters_;
-  // TimeOrder only: busy intervals of each bank (row cycles, column slots)
-  // and of the data bus (service_in_time).
-  bool time_order_ = false;
+  // Busy intervals: per bank its row cycles and column slots; per channel
+  // activations (tRRD), column commands (tCCD) and the data bus.
   std::vector<IntervalResource> bank_row_, bank_col_;
+  IntervalResource act_any_, col_any_, bus_busy_;
   Cycle floor_ = 0; // retire(): nothing arrives before it any more
-  IntervalResource bus_busy_;
 };
 
 } // namespace tlmgpu

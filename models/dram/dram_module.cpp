@@ -25,8 +25,8 @@ DramModule::DramModule(sc_module_name n, SimContext& ctx, const DramSpec& spec, 
       busy_cycles_(
           stats_.counter("data_bus_busy", "dram cycles", "cycles the data bus carried data")) {
   // LT: the L2 slices call in an order unrelated to time (temporal
-  // decoupling): banks and bus book intervals. AT's scheduler serves in order.
-  core_.set_booking(ctx.mode == TimingMode::LT ? Booking::TimeOrder : Booking::CallOrder);
+  // decoupling). AT's scheduler calls at the current cycle, in time order.
+  core_.set_decoupled(ctx.mode == TimingMode::LT);
   jitter_max_ = ctx.jitter.dram();
   if (jitter_max_) latency_jitter_ = ctx.jitter_stream(name(), "latency");
   if (ctx.jitter.tie_breaks()) ties_ = ctx.jitter_stream(name(), "ties");
@@ -146,6 +146,7 @@ void DramModule::schedule() {
     view_.push_back({loc.bank, loc.row, q.t->is_write(), q.arrival, 0});
   }
   next_decision_ = now + 1; // one scheduling decision per DRAM command cycle
+  core_.retire(now);        // decisions come in time order: nothing arrives before now
   size_t i = core_.pick(view_, now, ties_.on() ? &ties_ : nullptr);
   Queued q = queue_[i];
   queue_.erase(queue_.begin() + long(i));

@@ -1,4 +1,4 @@
-// The channel core in LT booking (Booking::TimeOrder): accesses are called in
+// The channel core with decoupled calls (LT, set_decoupled(true)): accesses are called in
 // an order unrelated to their arrival times, and each is served at the first
 // time its bank and the bus are free, not behind whatever was called before.
 // Titan V HBM2 defaults as in dram_core_test.cpp: tRCD=tCL=tRP=12, tRAS=28,
@@ -14,7 +14,7 @@ DramChannelCore lt_core() {
   auto s = defaults<DramSpec>();
   s.derive();
   DramChannelCore c(s);
-  c.set_booking(Booking::TimeOrder);
+  c.set_decoupled(true);
   return c;
 }
 } // namespace

@@ -115,9 +115,33 @@ TEST_CASE("dram core: reads and writes share one data bus", "[dram]") {
   c.service(0, 1, false, 1, 0);
   c.service(1, 1, false, 1, 0);
   auto r = c.service(0, 1, false, 1, 200); // data on the bus at 212..213
-  auto w = c.service(1, 1, true, 1, 200);  // would be 203..204 without the bus
+  auto w = c.service(1, 1, true, 1, 210);  // would be 212..213 without the bus
   CHECK(r.done == 200 + 59);
   CHECK(w.done == r.done + 1); // its data follows the read's on the bus
+}
+
+TEST_CASE("dram core: a later row hit uses the bus while a new row opens", "[dram]") {
+  // What a command-level FR-FCFS controller does, and busy-until state did not:
+  // the conflict's data comes at 200 + tRP + tRCD + tCL = 236, the hit to
+  // another bank, scheduled after it, has its data on the bus at 213.
+  DramChannelCore c(titanv());
+  c.service(0, 1, false, 1, 0);
+  c.service(1, 1, false, 1, 0);
+  auto conflict = c.service(0, 2, false, 1, 200);
+  auto hit = c.service(1, 1, false, 1, 201);
+  CHECK(conflict.done == 200 + 12 + 12 + 12 + 1 + 46);
+  CHECK(hit.row == RowOutcome::Hit);
+  CHECK(hit.done == 201 + 12 + 1 + 46);
+  CHECK(hit.done < conflict.done);
+}
+
+TEST_CASE("dram core: an access to the row being opened waits for its activation", "[dram]") {
+  DramChannelCore c(titanv());
+  auto first = c.service(0, 4, false, 1, 100); // ACT at 100, column at 112
+  auto second = c.service(0, 4, false, 1, 101);
+  CHECK(second.row == RowOutcome::Hit);
+  CHECK(second.done == first.done + 1); // the next column slot, not another ACT
+  CHECK(c.counters().activates == 1);
 }
 
 TEST_CASE("dram core: tRRD separates activates to different banks", "[dram]") {
@@ -135,9 +159,9 @@ TEST_CASE("dram core: same-bank activate and precharge constraints", "[dram]") {
   SECTION("tRC bounds activate-to-activate when longer than tRAS + tRP") {
     DramChannelCore c(titanv_with([](DramSpec& s) { s.tRC = 50; }));
     c.service(0, 1, false, 1, 0);          // ACT at 0
-    auto t = c.service(0, 2, false, 1, 0); // PRE at 28 (tRAS), ACT at 50 (tRC)
+    auto t = c.service(0, 2, false, 1, 0); // PRE at 38 (tRC - tRP), ACT at 50 (tRC)
     CHECK(t.row == RowOutcome::Conflict);
-    CHECK(t.start == 28);
+    CHECK(t.start == 38);
     CHECK(t.done == 50 + 12 + 12 + 1 + 46);
   }
   SECTION("tRAS delays the precharge, then tRP the activate") {
