@@ -218,6 +218,10 @@ void SmModule::retire_warp(uint32_t slot) {
   if (cta.live_warps > 0 && cta.at_barrier == cta.live_warps) arrive_barrier(slot, cur_cycle());
   // Its slot (and the CTA's resources) stay taken until the stores and reds
   // it did not wait for are acknowledged, as in GPGPU-Sim (hardware_done).
+  // lt: the coroutine ran on past its last instruction at issue, so a last
+  // access the warp waits for (a load, an atomic, a waiting red) ends at its
+  // ready cycle, not now: AT's warp exits only after its response.
+  if (ctx_.mode == TimingMode::LT) w.writes_done = std::max(w.writes_done, w.ready_at);
   if (writes_pending(w)) {
     ++exited_waiting_;
     return;

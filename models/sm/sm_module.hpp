@@ -110,7 +110,8 @@ private:
     // Non-blocking writes (stores and reds the warp does not wait for, see
     // sm.blocking_writes): AT counts the requests not yet acknowledged (by
     // L2, or by a stage that answers them itself); lt keeps the cycle the last one
-    // is acknowledged. Fences and the warp's exit wait for them.
+    // is acknowledged (and, once the warp exited, its last access's answer).
+    // Fences and the warp's exit wait for them.
     uint32_t writes = 0;
     Cycle writes_done = 0;
     bool exited = false; // the coroutine finished; the slot frees once its writes are acked
