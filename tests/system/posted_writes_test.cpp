@@ -150,16 +150,30 @@ TEST_CASE("mutation: a fence that skips the posted writes lets the reader see st
 // vs 16,563 cycles when this test was written).
 const std::string kRedLoop = "--arg n=65536 --arg grid=8 --arg bins=65536 ";
 
+namespace {
+// One workload with posted reds and with reds that wait (sm.blocking_writes).
+struct PostedAndWaiting {
+  Cli posted, waiting;
+  double posted_cycles() const { return posted.stats["kernels"][0]["cycles"]; }
+  double waiting_cycles() const { return waiting.stats["kernels"][0]["cycles"]; }
+};
+PostedAndWaiting run_both(const char* platform, const char* workload, const std::string& args,
+                          const char* mode) {
+  const std::string set = "--set sm.blocking_writes=";
+  PostedAndWaiting r{run_cli(platform, workload, args + set + "none", mode),
+                     run_cli(platform, workload, args + set + "reds", mode)};
+  REQUIRE(r.posted.rc == 0);
+  REQUIRE(r.waiting.rc == 0);
+  return r;
+}
+} // namespace
+
 TEST_CASE("posted reds are faster than reds that wait for their acknowledgement (at)") {
-  Cli posted = run_cli("titanv", "histogram", kRedLoop + "--set sm.blocking_writes=none", "at");
-  Cli waiting = run_cli("titanv", "histogram", kRedLoop + "--set sm.blocking_writes=reds", "at");
-  REQUIRE(posted.rc == 0);
-  REQUIRE(waiting.rc == 0);
-  const double a = posted.stats["kernels"][0]["cycles"], b = waiting.stats["kernels"][0]["cycles"];
-  INFO("posted " << a << " cycles, waiting " << b);
-  CHECK(a < 0.9 * b);
-  CHECK(sum_stat(posted.stats["total"], "write_requests") > 0);
-  CHECK(sum_stat(waiting.stats["total"], "write_requests") == 0);
+  const PostedAndWaiting r = run_both("titanv", "histogram", kRedLoop, "at");
+  INFO("posted " << r.posted_cycles() << " cycles, waiting " << r.waiting_cycles());
+  CHECK(r.posted_cycles() < 0.9 * r.waiting_cycles());
+  CHECK(sum_stat(r.posted.stats["total"], "write_requests") > 0);
+  CHECK(sum_stat(r.waiting.stats["total"], "write_requests") == 0);
 }
 
 TEST_CASE("the LD/ST unit's write slots bound the posted writes in flight (at)") {
@@ -192,14 +206,9 @@ TEST_CASE("the LD/ST unit's write slots bound the posted writes in lt too") {
 // access it waits for: before that fix, waiting reds finished the kernel
 // earlier than posted ones (tiny: 4,261 vs 4,446 cycles).
 TEST_CASE("lt: a warp's last red it waits for delays its exit as a posted one does") {
-  const std::string args = "--arg n=16384 --set sm.blocking_writes=";
-  Cli posted = run_cli("tiny", "histogram-shared", args + "none", "lt");
-  Cli waiting = run_cli("tiny", "histogram-shared", args + "reds", "lt");
-  REQUIRE(posted.rc == 0);
-  REQUIRE(waiting.rc == 0);
-  const double a = posted.stats["kernels"][0]["cycles"], b = waiting.stats["kernels"][0]["cycles"];
-  INFO("posted " << a << " cycles, waiting " << b);
-  CHECK(b >= a);
+  const PostedAndWaiting r = run_both("tiny", "histogram-shared", "--arg n=16384 ", "lt");
+  INFO("posted " << r.posted_cycles() << " cycles, waiting " << r.waiting_cycles());
+  CHECK(r.waiting_cycles() >= r.posted_cycles());
 }
 
 // A one-CTA kernel far shorter than the quantum: its SM runs it in one go
