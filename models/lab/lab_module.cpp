@@ -153,6 +153,7 @@ sc_time LabModule::lt_send(const LabEviction& ev, const sc_time& d) {
   sc_time dd = d;
   down_.b_transport(*p, dd);
   p->release();
+  lt_packets_landed_ = std::max(lt_packets_landed_, sc_time_stamp() + dd);
   return dd;
 }
 
@@ -179,8 +180,8 @@ void LabModule::b_transport(Payload& t, sc_time& d) {
   if (seen) overlay(t, golden);
 }
 
-// An ordering point: flush, and pass it on once the packets reached L2 (in
-// lt they are acknowledged when b_transport returns). ANBF's kernel-end
+// An ordering point: flush, and pass it on once every packet sent so far
+// reached L2 (in lt they are acknowledged when b_transport returns). ANBF's kernel-end
 // flush takes no time: the release goes on at once.
 void LabModule::lt_fence(Payload& t, sc_time& d) {
   GpuAccess& a = access_of(t);
@@ -197,6 +198,9 @@ void LabModule::lt_fence(Payload& t, sc_time& d) {
     const sc_time landed = lt_send(ev, free ? SC_ZERO_TIME : d);
     if (!free) done = std::max(done, landed);
   }
+  // ... and for the packets sent before it (forwarded atomics, evictions).
+  if (!free && lt_packets_landed_ > sc_time_stamp())
+    done = std::max(done, lt_packets_landed_ - sc_time_stamp());
   if (done > d) trace_flush(begin, sc_time_stamp() + done);
   // Every ordering point leaves the LAB empty; checked on every run, so any
   // LAB test that passes also shows it.

@@ -113,6 +113,10 @@ private:
   void trace_flush(const sc_core::sc_time& start, const sc_core::sc_time& end);
   uint32_t trace_track_ = 0;
 
+  // lt state: when the latest packet sent so far reaches L2 (absolute); an
+  // ordering point waits for it, as AT's drain waits for every packet's reply.
+  sc_core::sc_time lt_packets_landed_ = sc_core::SC_ZERO_TIME;
+
   // at state
   struct Wait { // a drain: goes on when every packet numbered below `mark` is acked
     Payload* fence;

