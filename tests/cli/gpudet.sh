@@ -2,7 +2,8 @@
 # GPUDet (issue 14 item 5, notes seed-001 §4, §10.5): with non-determinism
 # injected (jitter.enable, dynamic CTA placement with jitter.cta_order), the
 # order-sensitive float reduction gives several output hashes on the
-# baseline and exactly one under GPUDet, in lt and at, while the cycle counts
+# baseline and exactly one under GPUDet, in lt and at (PageRank's f32 reds
+# too, in at), while the cycle counts
 # still differ across seeds. Negative control: serial mode in arrival order
 # (gpudet.inject_fault = serial_arrival) gives several again. Integer
 # workloads (histogram's atomic bins, sssp's atomicMin, bfs's racing stores)
@@ -32,6 +33,16 @@ for mode in lt at; do
   s=$(spread "$out")
   [ "${s:-0.00}" != "0.00" ] && ok || bad "GPUDet $mode: cycles identical across seeds ($s %): is jitter on?"
 done
+
+# PageRank (f32 reds) on a small R-MAT graph: several hashes on the
+# baseline, one under GPUDet.
+pr=(-w pagerank --arg 'input=gen:rmat?scale=8&ef=4&seed=3' --set jitter.enable=true --jobs 2 --seeds 3 --timing at)
+out=$("$bin" determinism -p "$tiny" "${pr[@]}")
+n=$(hashes "$out")
+[ "${n:-0}" -ge 2 ] && ok || { bad "baseline pagerank: $n distinct hashes (want >= 2)"; echo "$out"; }
+out=$("$bin" determinism -p "$det" "${pr[@]}")
+n=$(hashes "$out")
+[ "$n" = 1 ] && ok || { bad "GPUDet pagerank: $n distinct hashes (want 1)"; echo "$out"; }
 
 # Negative control: serial mode grants atomics in the order warps reached
 # them (timing), not by global warp id.
