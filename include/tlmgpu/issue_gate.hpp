@@ -44,10 +44,13 @@ public:
   virtual ~IssueGate() = default;
   // Does the gate decide instructions of this kind? Others always issue.
   virtual bool gates(WarpInstr::Kind k) const = 0;
-  // May `in` of warp `w` issue now? With commit false nothing changes (the
-  // SM filters candidates with it); with commit true the gate acts on its
-  // answer (inserts, passes a token). A Taken instruction completes after
-  // taken_cycles().
+  // May `in` of warp `w` issue now? With commit false the SM filters
+  // candidates with it, and the gate changes nothing that depends on timing
+  // (it may note facts about the warp's next instruction: DAB's FULL, GPUDet's
+  // quantum end); with commit true the gate acts on its answer (inserts,
+  // passes a token). The SM asks only about a warp whose pending instruction
+  // has not issued yet (not at a barrier, no request outstanding). A Taken
+  // instruction completes after taken_cycles().
   virtual Verdict check(const GateWarp& w, const WarpInstr& in, bool commit) = 0;
   virtual uint32_t taken_cycles() const { return 1; }
   virtual void kernel_begins(const GateLaunch& l) = 0;

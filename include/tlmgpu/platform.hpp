@@ -10,6 +10,7 @@
 #include "models/atomic_buffer/atomic_buffer_spec.hpp"
 #include "models/dram/dram_spec.hpp"
 #include "models/energy/energy_spec.hpp"
+#include "models/gpudet/gpudet_spec.hpp"
 #include "models/iru/iru_spec.hpp"
 #include "models/l1/l1_spec.hpp"
 #include "models/l2/l2_spec.hpp"
@@ -65,6 +66,7 @@ struct PlatformSpec {
   L1Spec l1;
   LabSpec lab;
   AtomicBufferSpec dab; // deterministic atomic buffering (models/atomic_buffer)
+  GpuDetSpec gpudet;    // the GPUDet baseline (models/gpudet)
   SharedMemSpec shared_mem;
   XbarSpec xbar;
   L2Spec l2;
@@ -88,6 +90,7 @@ struct PlatformSpec {
     v.group("l1", l1);
     v.group("lab", lab);
     v.group("dab", dab);
+    v.group("gpudet", gpudet);
     v.group("shared_mem", shared_mem);
     v.group("xbar", xbar);
     v.group("l2", l2);

@@ -30,8 +30,11 @@ SmModule::Idle SmModule::idle(Cycle now) {
       if (lt) next = std::min(next, std::max(w.writes_done, now + 1));
       continue;
     }
-    // A warp the issue gate holds wakes when it opens.
-    if (gate_ && gated(w, *w.warp->pending()) &&
+    // A warp the issue gate holds wakes when it opens. The gate is asked
+    // only about a warp that could issue otherwise, as in issue_cycle(): one
+    // at a barrier or waiting for memory has issued its pending instruction,
+    // and a gate may act on what it is told (mark the warp as stopped).
+    if (gate_ && !w.at_barrier && w.outstanding == 0 && gated(w, *w.warp->pending()) &&
         gate_->check(gate_warp(uint32_t(&w - warps_.data())), *w.warp->pending(), false) ==
             IssueGate::Verdict::Wait) {
       gate = true;

@@ -125,6 +125,15 @@ void PlatformSpec::derive() {
     throw ConfigError("dab.allow_overlap and dab.flush_granularity = cluster (DAB-NR-OF, "
                       "DAB-NR-CIF) are not modelled by the GPU yet (their cores are); "
                       "dab.reorder = false (DAB-NR) is");
+  // GPUDet owns every global store and atomic (notes §4): another buffer of
+  // reds would take them first, and a write-back L1 would keep a commit's
+  // bytes from the other SMs.
+  if (gpudet.enable && (dab.enabled() || lab.enabled() || l1.atomic_mode != "bypass"))
+    throw ConfigError("gpudet.enable and dab.level, a LAB or l1.atomic_mode are alternatives "
+                      "for atomics: enable one");
+  if (gpudet.enable && l1.write_policy != "write_through")
+    throw ConfigError("gpudet.enable needs l1.write_policy = write_through: a commit's writes "
+                      "must reach L2 before the next quantum opens");
   if (dab.enabled() && (lab.enabled() || l1.atomic_mode != "bypass"))
     throw ConfigError("dab.level = " + dab.level +
                       " and a LAB or l1.atomic_mode are alternatives for reds: enable one");

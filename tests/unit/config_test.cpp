@@ -308,9 +308,9 @@ TEST_CASE("config: describe rows and blocks", "[config]") {
   for (const ParamRow& r : rows)
     has_ways |= r.path == "l2.ways" && r.range == "[1, 1024]";
   CHECK(has_ways);
-  CHECK(block_names() == std::vector<std::string>{"sim", "sm", "l1", "lab", "dab", "shared_mem",
-                                                  "xbar", "l2", "dram", "address_map", "mmio",
-                                                  "scu", "iru", "energy", "jitter"});
+  CHECK(block_names() == std::vector<std::string>{"sim", "sm", "l1", "lab", "dab", "gpudet",
+                                                  "shared_mem", "xbar", "l2", "dram", "address_map",
+                                                  "mmio", "scu", "iru", "energy", "jitter"});
   for (const std::string& b : block_names())
     CHECK_FALSE(describe_block(b).empty());
   CHECK_THAT(error_of([] { describe_block("l3"); }),

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# GPUDet (issue 14 item 5, notes seed-001 §4, §10.5): with non-determinism
+# injected (jitter.enable, dynamic CTA placement with jitter.cta_order), the
+# order-sensitive float reduction gives several output hashes on the
+# baseline and exactly one under GPUDet, in lt and at (PageRank's f32 reds
+# too, in at), while the cycle counts
+# still differ across seeds. Negative control: serial mode in arrival order
+# (gpudet.inject_fault = serial_arrival) gives several again. Integer
+# workloads (histogram's atomic bins, sssp's atomicMin, bfs's racing stores)
+# match their CPU references in functional, lt and at. Impossible
+# parameters are one clear error.
+# Usage: gpudet.sh <tlmgpu> <source-dir>
+set -u
+bin=$1 src=$2
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+tiny=$src/platforms/tiny.json
+det=$src/examples/dab/tiny-gpudet.json
+w=(-w float-reduce --arg n=4096 --arg addresses=4 --set jitter.enable=true --jobs 2)
+
+hashes() { sed -n 's/^distinct output hashes: \([0-9]*\) over.*/\1/p' <<<"$1"; }
+spread() { sed -n 's/.*(spread \([0-9.]*\) % of the mean).*/\1/p' <<<"$1"; }
+
+for mode in lt at; do
+  out=$("$bin" determinism -p "$tiny" "${w[@]}" --seeds 4 --timing $mode)
+  n=$(hashes "$out")
+  [ "${n:-0}" -ge 2 ] && ok || { bad "baseline $mode: $n distinct hashes (want >= 2)"; echo "$out"; }
+  out=$("$bin" determinism -p "$det" "${w[@]}" --seeds 4 --timing $mode)
+  n=$(hashes "$out")
+  [ "$n" = 1 ] && ok || { bad "GPUDet $mode: $n distinct hashes (want 1)"; echo "$out"; }
+  grep -q "^checks: 4 passed$" <<<"$out" && ok || { bad "GPUDet $mode: checks"; echo "$out"; }
+  s=$(spread "$out")
+  [ "${s:-0.00}" != "0.00" ] && ok || bad "GPUDet $mode: cycles identical across seeds ($s %): is jitter on?"
+done
+
+# PageRank (f32 reds) on a small R-MAT graph: several hashes on the
+# baseline, one under GPUDet.
+pr=(-w pagerank --arg 'input=gen:rmat?scale=8&ef=4&seed=3' --set jitter.enable=true --jobs 2 --seeds 3 --timing at)
+out=$("$bin" determinism -p "$tiny" "${pr[@]}")
+n=$(hashes "$out")
+[ "${n:-0}" -ge 2 ] && ok || { bad "baseline pagerank: $n distinct hashes (want >= 2)"; echo "$out"; }
+out=$("$bin" determinism -p "$det" "${pr[@]}")
+n=$(hashes "$out")
+[ "$n" = 1 ] && ok || { bad "GPUDet pagerank: $n distinct hashes (want 1)"; echo "$out"; }
+
+# Negative control: serial mode grants atomics in the order warps reached
+# them (timing), not by global warp id.
+out=$("$bin" determinism -p "$det" "${w[@]}" --seeds 4 --timing at --set gpudet.inject_fault=serial_arrival)
+n=$(hashes "$out")
+[ "${n:-0}" -ge 2 ] && ok || { bad "GPUDet serial_arrival: $n distinct hashes (want >= 2)"; echo "$out"; }
+
+# Integer workloads equal their CPU references under GPUDet.
+g='gen:rmat?scale=8&ef=4&seed=3'
+for mode in functional lt at; do
+  "$bin" run -p "$det" -w histogram --arg n=4096 --timing $mode >/dev/null 2>&1 && ok ||
+    bad "histogram on GPUDet ($mode) failed its check"
+  for app in sssp bfs; do
+    "$bin" run -p "$det" -w $app --input "$g" --timing $mode >/dev/null 2>&1 && ok ||
+      bad "$app on GPUDet ($mode) failed its check"
+  done
+done
+
+# Impossible parameters: one clear error, non-zero exit.
+expect_error() { # <what the message names> <tlmgpu args...>
+  local want=$1
+  shift
+  local msg
+  msg=$("$bin" run "$@" 2>&1 >/dev/null) && { bad "accepted: $*"; return; }
+  grep -q -- "$want" <<<"$msg" && ok || bad "error for '$*' does not name $want: $msg"
+}
+expect_error gpudet.quantum -p "$det" -w histogram --set gpudet.quantum=0
+expect_error gpudet.store_buffer -p "$det" -w histogram --set gpudet.store_buffer=8
+expect_error dab.level -p "$src/examples/dab/tiny-dab.json" -w histogram --set gpudet.enable=true
+expect_error l1.write_policy -p "$det" -w histogram --set l1.write_policy=write_back
+
+echo "gpudet: $pass passed, $fail failed"
+[ $fail -eq 0 ]
