@@ -3,8 +3,10 @@
 // compute on whole warps with these, so a CUDA line like
 // `hist[in[i]]` becomes `address_of<uint32_t>(a.hist, px)` over all lanes.
 //
-// Lanes always has kMaxLanes slots; a platform with a narrower warp simply
-// leaves the upper lanes out of every mask (Warp::active()).
+// Lanes always has kMaxLanes (64) slots and a Mask 64 bits, so one compiled
+// kernel runs on 32-wide warps and 64-wide wavefronts alike: the platform's
+// width (sm.warp_size) is a runtime value, and a narrower warp simply leaves
+// the upper lanes out of every mask (Warp::active()).
 #pragma once
 
 #include "tlmgpu/types.hpp"
@@ -20,29 +22,31 @@ namespace tlmgpu {
 class Mask {
 public:
   constexpr Mask() = default;
-  constexpr explicit Mask(uint32_t bits) : bits_(bits) {}
+  constexpr explicit Mask(uint64_t bits) : bits_(bits) {}
 
   // Lanes [0, n).
   static constexpr Mask all(unsigned n = kMaxLanes) {
-    return Mask(n >= 32 ? ~0u : ((1u << n) - 1u));
+    return Mask(n >= 64 ? ~uint64_t{0} : ((uint64_t{1} << n) - 1u));
   }
-  static constexpr Mask lane(unsigned i) { return Mask(1u << i); }
+  static constexpr Mask lane(unsigned i) { return Mask(uint64_t{1} << i); }
 
-  constexpr uint32_t bits() const { return bits_; }
+  constexpr uint64_t bits() const { return bits_; }
   constexpr bool test(unsigned i) const { return (bits_ >> i) & 1u; }
   constexpr unsigned count() const { return unsigned(std::popcount(bits_)); }
   constexpr bool any() const { return bits_ != 0; }
   constexpr bool empty() const { return bits_ == 0; }
   // Lowest active lane; only meaningful when any().
   constexpr unsigned first() const { return unsigned(std::countr_zero(bits_)); }
-  constexpr Mask& set(unsigned i) { return bits_ |= 1u << i, *this; }
-  constexpr Mask& reset(unsigned i) { return bits_ &= ~(1u << i), *this; }
+  constexpr Mask& set(unsigned i) { return bits_ |= uint64_t{1} << i, *this; }
+  constexpr Mask& reset(unsigned i) { return bits_ &= ~(uint64_t{1} << i), *this; }
+  // Lanes below i (the lanes that come before lane i in lane order).
+  constexpr Mask below(unsigned i) const { return Mask(bits_ & ((uint64_t{1} << i) - 1u)); }
 
   // Calls f(lane) for every set lane in ascending order: lane order is the
   // tie-break everywhere (coalescing, same-address stores, atomic serialization).
   template <class F>
   constexpr void for_each(F&& f) const {
-    for (uint32_t b = bits_; b; b &= b - 1)
+    for (uint64_t b = bits_; b; b &= b - 1)
       f(unsigned(std::countr_zero(b)));
   }
 
@@ -58,7 +62,7 @@ public:
   friend constexpr bool operator==(Mask a, Mask b) = default;
 
 private:
-  uint32_t bits_ = 0;
+  uint64_t bits_ = 0;
 };
 
 template <class T>
@@ -146,9 +150,9 @@ public:
   // Comparisons give the lanes where they hold, ready to AND into a mask.
 #define TLMGPU_LANES_CMP(op)                                                                       \
   friend constexpr Mask operator op(const Lanes& a, const Lanes& b) {                              \
-    uint32_t m = 0;                                                                                \
+    uint64_t m = 0;                                                                                \
     for (unsigned i = 0; i < kMaxLanes; ++i)                                                       \
-      m |= uint32_t(a.v_[i] op b.v_[i]) << i;                                                      \
+      m |= uint64_t(a.v_[i] op b.v_[i]) << i;                                                      \
     return Mask(m);                                                                                \
   }
   TLMGPU_LANES_CMP(==)

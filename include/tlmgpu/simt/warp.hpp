@@ -166,7 +166,7 @@ public:
     Dim3 grid, block;
     Index3 cta; // this warp's CTA in the grid
     uint32_t warp_in_cta = 0;
-    uint32_t warp_size = kMaxLanes;
+    uint32_t warp_size = 32; // sm.warp_size: 32 or 64 on a platform
   };
   // Throws std::invalid_argument if the geometry is inconsistent.
   explicit Warp(const Geometry& g);
