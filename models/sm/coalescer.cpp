@@ -55,11 +55,14 @@ void Coalescer::check_lanes(const WarpInstr& in) const {
     throw std::invalid_argument("coalescer: access size " + std::to_string(size) +
                                 " is not 1, 2, 4 or 8 bytes");
   // Every instruction is checked, and almost all are fine: one branch-free
-  // pass over all lanes (a power-of-two size aligned within the line cannot
-  // cross it), the lane-by-lane search only to name a bad lane.
+  // pass over the lanes up to the highest active one (a power-of-two size
+  // aligned within the line cannot cross it; lanes above a warp's width hold
+  // no value and are never read), the lane-by-lane search only to name a bad
+  // lane.
   const uint64_t bits = in.mask.bits();
+  const unsigned top = kMaxLanes - unsigned(std::countl_zero(bits));
   Addr misaligned = 0;
-  for (unsigned l = 0; l < kMaxLanes; ++l)
+  for (unsigned l = 0; l < top; ++l)
     misaligned |= in.addr[l] & (size - 1) & (Addr{0} - ((bits >> l) & 1));
   if (misaligned == 0 && size <= line_bytes_) return;
   in.mask.for_each([&](unsigned l) {

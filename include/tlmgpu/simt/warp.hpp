@@ -307,6 +307,12 @@ inline void WarpTask::resume() {
   if (w.pending_)
     throw std::logic_error("WarpTask::resume() with an instruction pending: call complete() first");
   std::coroutine_handle<> next = std::exchange(w.resume_point_, {});
+  // The kernel's Lanes operations touch this warp's lanes only (lanes.hpp).
+  struct Width {
+    unsigned outer = simt_lanes::in_use;
+    ~Width() { simt_lanes::in_use = outer; }
+  } width;
+  simt_lanes::in_use = w.lane_count();
   (next ? next : std::coroutine_handle<>(h_)).resume();
 }
 
