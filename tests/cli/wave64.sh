@@ -42,5 +42,8 @@ expect_error "warp size 48 is refused" 2 "sm.warp_size" "32 (warps) or 64 (wavef
 expect_error "DAB refuses 64-wide wavefronts" 2 "dab.level" "sm.warp_size = 32" -- \
   run -p "$P" --set dab.level=warp --set sm.cta_placement=deterministic -w histogram --quiet \
   --out "$TMP/e2"
+expect_error "the IRU refuses 64-wide wavefronts" 2 "version: iru" "32-lane warps" -- \
+  run -p "$2/examples/iru/gtx980-iru.json" --set sm.warp_size=64 -w bfs-frontier \
+  --arg version=iru --quiet --out "$TMP/e3"
 
 finish wave64
