@@ -26,8 +26,11 @@
 namespace tlmgpu {
 
 // Partial values to perform at L2 as a Red: lane i applies its operand to the
-// word at its offset. At most kMaxLanes lanes; a line with more touched words
-// becomes several packets.
+// word at its offset. At most kPartialPacketLanes lanes; a line with more
+// touched words becomes several packets. 32, not the warp width: a packet's
+// size is the buffer's, whatever warps filled it (a 64 B line of 4 B words
+// never splits).
+constexpr unsigned kPartialPacketLanes = 32;
 struct PartialUpdatePacket {
   Addr line = 0;
   AtomicOp op = AtomicOp::Add;

@@ -57,7 +57,9 @@ std::optional<DataType> parse_data_type(std::string_view s);
 std::optional<MemOrder> parse_mem_order(std::string_view s);
 std::optional<Scope> parse_scope(std::string_view s);
 
-constexpr unsigned kMaxLanes = 32;
+// The widest warp a platform may have (sm.warp_size is 32 or 64): 64-wide
+// wavefronts as on AMD GCN (issue 15 item 3). Lane masks are 64 bits.
+constexpr unsigned kMaxLanes = 64;
 constexpr unsigned kMaxLineBytes = 256;
 
 // Everything a GPU memory access carries besides address/length/data.

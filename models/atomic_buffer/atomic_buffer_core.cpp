@@ -13,7 +13,7 @@ namespace {
 
 const AtomicBufferSpec& checked(const AtomicBufferSpec& s) {
   if (!s.enabled()) throw ConfigError("AtomicBufferCore: dab.level is none (no buffer to build)");
-  if (s.entries < kMaxLanes || s.sector_bytes == 0)
+  if (s.entries < kDabLanes || s.sector_bytes == 0)
     throw ConfigError("AtomicBufferCore: spec is not derived (call AtomicBufferSpec::derive)");
   return s;
 }
@@ -71,7 +71,7 @@ AtomicBufferCore::Lanes AtomicBufferCore::ordered(AtomicOp op, DataType t,
   if (!bufferable(op, t))
     throw std::invalid_argument("AtomicBufferCore: " + std::string(to_string(op)) + "." +
                                 std::string(to_string(t)) + " is not a bufferable red");
-  if (lanes.size() > kMaxLanes)
+  if (lanes.size() > kDabLanes)
     throw std::invalid_argument("AtomicBufferCore: more than 32 lanes in one instruction");
   Lanes ls;
   for (const RedLane& l : lanes) {
@@ -84,7 +84,7 @@ AtomicBufferCore::Lanes AtomicBufferCore::ordered(AtomicOp op, DataType t,
   std::sort(ls.v.begin(), ls.v.begin() + ls.n,
             [](const RedLane& a, const RedLane& b) { return a.lane < b.lane; });
   for (unsigned i = 0; i < ls.n; ++i)
-    if (ls.v[i].lane >= kMaxLanes || (i > 0 && ls.v[i].lane == ls.v[i - 1].lane))
+    if (ls.v[i].lane >= kDabLanes || (i > 0 && ls.v[i].lane == ls.v[i - 1].lane))
       throw std::invalid_argument("AtomicBufferCore: lane id " + std::to_string(ls.v[i].lane) +
                                   " repeated or out of range");
   return ls;
@@ -105,7 +105,7 @@ uint32_t AtomicBufferCore::entries_needed(AtomicOp op, DataType t, const Lanes& 
   if (!fusion_ || !fusible(op, t)) return ls.n;
   // A lane needs an entry unless it fuses with an existing entry or with an
   // earlier lane of this instruction (which takes the entry first).
-  std::array<Addr, kMaxLanes> fresh{};
+  std::array<Addr, kDabLanes> fresh{};
   uint32_t n = 0;
   for (unsigned i = 0; i < ls.n; ++i) {
     const Addr a = ls.v[i].addr;

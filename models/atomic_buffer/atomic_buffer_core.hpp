@@ -99,7 +99,7 @@ public:
 
 private:
   struct Lanes {
-    std::array<RedLane, kMaxLanes> v{};
+    std::array<RedLane, kDabLanes> v{};
     unsigned n = 0;
   };
   // Validated, sorted by lane id; throws std::invalid_argument.

@@ -17,9 +17,9 @@ void AtomicBufferSpec::derive() {
                       "shared by its warps, w mod dab.group_buffers)");
   // All-or-nothing insertion (notes §3.1 [R]): a full warp of distinct
   // addresses must fit an empty buffer, or that warp could never issue.
-  if (entries < kMaxLanes)
+  if (entries < kDabLanes)
     throw ConfigError("dab.entries (" + std::to_string(entries) +
-                      ") must be at least the warp size (" + std::to_string(kMaxLanes) +
+                      ") must be at least the warp size (" + std::to_string(kDabLanes) +
                       "), or a warp of distinct addresses can never issue");
   if (!std::has_single_bit(sector_bytes) || sector_bytes < 8)
     throw ConfigError("dab.sector_bytes (" + std::to_string(sector_bytes) +

@@ -16,6 +16,12 @@ namespace tlmgpu {
 // so that 64-bit reds fit one entry (pitfall P9).
 constexpr uint32_t kDabEntryBytes = 9;
 
+// DAB is the Titan V design of the paper: a warp of 32 lanes, and flush
+// requests of at most 32 ops. The platform refuses dab.level with 64-wide
+// wavefronts (platform.cpp): the all-or-nothing insertion and the flush
+// packing would both change meaning, and the paper gives no 64-lane design.
+constexpr uint32_t kDabLanes = 32;
+
 struct AtomicBufferSpec {
   uint32_t entries = 0, sector_bytes = 0, offset_index = 0, flush_start_cycles = 0,
            insert_cycles = 0, group_ctas = 0, group_buffers = 0;

@@ -12,12 +12,12 @@ using namespace sc_core;
 namespace tlmgpu {
 
 void split_for_requests(std::vector<FlushPacket>& packets) {
-  // A request carries one op and type and at most kMaxLanes lanes: a
+  // A request carries one op and type and at most kDabLanes lanes: a
   // coalesced sector whose entries differ in op or type, or that holds more
   // entries than a warp has lanes (no fusion), leaves as several packets, in
   // entry order. Nothing to do in the common case.
   const bool simple = std::all_of(packets.begin(), packets.end(), [](const FlushPacket& p) {
-    return p.ops.size() <= kMaxLanes && std::all_of(p.ops.begin(), p.ops.end(), [&](auto& o) {
+    return p.ops.size() <= kDabLanes && std::all_of(p.ops.begin(), p.ops.end(), [&](auto& o) {
              return o.op == p.ops[0].op && o.type == p.ops[0].type;
            });
   });
@@ -26,7 +26,7 @@ void split_for_requests(std::vector<FlushPacket>& packets) {
   for (FlushPacket& p : packets)
     for (size_t i = 0; i < p.ops.size(); ++i) {
       const FlushOp& o = p.ops[i];
-      if (i == 0 || out.back().ops.size() == kMaxLanes || o.op != out.back().ops[0].op ||
+      if (i == 0 || out.back().ops.size() == kDabLanes || o.op != out.back().ops[0].op ||
           o.type != out.back().ops[0].type) {
         out.emplace_back();
         out.back().sector = p.sector;
@@ -45,7 +45,7 @@ void flush_packet_to_payload(GpuPayload& p, const FlushPacket& f, uint32_t line_
   a.src_sm = uint16_t(f.port);
   a.src_cta = f.sm;
   a.order_tag = (f.epoch << 32) | f.seq;
-  TLMGPU_CHECK(f.epoch != 0 && f.ops.size() <= kMaxLanes);
+  TLMGPU_CHECK(f.epoch != 0 && f.ops.size() <= kDabLanes);
   a.lanes.reserve(unsigned(f.ops.size()));
   for (size_t i = 0; i < f.ops.size(); ++i)
     a.lanes.push_back(LaneOp{uint16_t(f.ops[i].addr - line), uint8_t(i), f.ops[i].operand, 0, 0});

@@ -29,7 +29,7 @@ class DabModule;
 class DabReorderModule;
 
 // Cuts packets so that each is one request: one op and type, at most
-// kMaxLanes ops, entry order kept (before number_flush_stream).
+// kDabLanes ops, entry order kept (before number_flush_stream).
 void split_for_requests(std::vector<FlushPacket>& packets);
 // A flush packet as a TLM request (a red of one sector's ops, tagged) and back.
 void flush_packet_to_payload(GpuPayload& p, const FlushPacket& f, uint32_t line_bytes);

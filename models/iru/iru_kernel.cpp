@@ -5,9 +5,10 @@
 namespace tlmgpu {
 
 WarpTask load_iru(Warp& w, const IruDevice& d, IruLoad& out, unsigned want) {
-  if (w.lane_count() != 32 || w.active() != Mask::all())
+  if (w.lane_count() != 32 || w.active() != Mask::all(32))
     throw std::invalid_argument("load_iru: every lane of a 32-lane warp must take part "
-                                "(a block size that is a multiple of 32)");
+                                "(a block size that is a multiple of 32; the IRU hands out "
+                                "32 indices per reply, so 64-wide wavefronts are refused)");
   if (!d.partitions) throw std::invalid_argument("load_iru: no IRU partitions (IruDevice)");
   const Addr win = d.window + (w.global_warp() % d.partitions) * d.window_bytes;
   const Mask all = w.active();

@@ -24,7 +24,9 @@ SharedMemCore::SharedMemCore(const SharedMemSpec& spec) : spec_(spec), mem_(spec
 // All checks happen before any byte moves, so a bad lane can never leave a
 // warp's store or atomic half applied.
 void SharedMemCore::check(std::span<const SmemLane> lanes, size_t slots) const {
-  if (lanes.size() > kMaxLanes) throw std::invalid_argument("shared memory access: > 32 lanes");
+  if (lanes.size() > kMaxLanes)
+    throw std::invalid_argument("shared memory access: more lanes than kMaxLanes (" +
+                                std::to_string(kMaxLanes) + ")");
   if (slots < lanes.size())
     throw std::invalid_argument("shared memory access: fewer value slots than lanes");
   for (unsigned i = 0; i < lanes.size(); ++i) {

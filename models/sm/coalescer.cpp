@@ -55,11 +55,14 @@ void Coalescer::check_lanes(const WarpInstr& in) const {
     throw std::invalid_argument("coalescer: access size " + std::to_string(size) +
                                 " is not 1, 2, 4 or 8 bytes");
   // Every instruction is checked, and almost all are fine: one branch-free
-  // pass over all lanes (a power-of-two size aligned within the line cannot
-  // cross it), the lane-by-lane search only to name a bad lane.
-  const uint32_t bits = in.mask.bits();
+  // pass over the lanes up to the highest active one (a power-of-two size
+  // aligned within the line cannot cross it; lanes above a warp's width hold
+  // no value and are never read), the lane-by-lane search only to name a bad
+  // lane.
+  const uint64_t bits = in.mask.bits();
+  const unsigned top = kMaxLanes - unsigned(std::countl_zero(bits));
   Addr misaligned = 0;
-  for (unsigned l = 0; l < kMaxLanes; ++l)
+  for (unsigned l = 0; l < top; ++l)
     misaligned |= in.addr[l] & (size - 1) & (Addr{0} - ((bits >> l) & 1));
   if (misaligned == 0 && size <= line_bytes_) return;
   in.mask.for_each([&](unsigned l) {
@@ -127,7 +130,7 @@ void Coalescer::coalesce_lines(const WarpInstr& in) {
       if (buf_[i].line == line) r = &buf_[i];
     if (!r) r = &add_request(in, line);
     const uint32_t off = uint32_t(a - line);
-    r->lane_mask |= 1u << l;
+    r->lane_mask |= uint64_t{1} << l;
     r->access.sector_mask |= sector_bit(off);
     if (store) {
       // Ascending lane order makes the highest lane's bytes the ones that stay.
@@ -149,13 +152,12 @@ void Coalescer::coalesce_rmw(const WarpInstr& in) {
   std::array<Group, kMaxLanes> groups;
   std::array<uint8_t, kMaxLanes> group_of{}, rank{};
   unsigned ngroups = 0;
-  const uint32_t mask = in.mask.bits();
   in.mask.for_each([&](unsigned l) {
     const Addr a = in.addr[l];
     // rank = how many lower active lanes hit the same word; alignment makes
     // "same word" the same address.
     uint8_t r = 0;
-    Mask(mask & ((1u << l) - 1)).for_each([&](unsigned j) { r += in.addr[j] == a; });
+    in.mask.below(l).for_each([&](unsigned j) { r += in.addr[j] == a; });
     rank[l] = r;
     const Addr line = line_of(a);
     unsigned g = 0;
@@ -174,7 +176,7 @@ void Coalescer::coalesce_rmw(const WarpInstr& in) {
     const Group& g = groups[group_of[l]];
     LineRequest& r = buf_[g.base + rank[l]];
     const uint32_t off = uint32_t(in.addr[l] - g.line);
-    r.lane_mask |= 1u << l;
+    r.lane_mask |= uint64_t{1} << l;
     r.access.sector_mask |= sector_bit(off);
     r.access.lanes.push_back(LaneOp{uint16_t(off), uint8_t(l), in.operand[l], in.compare[l], 0});
   });

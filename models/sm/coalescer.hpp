@@ -31,7 +31,7 @@ namespace tlmgpu {
 
 struct LineRequest {
   Addr line = 0;          // line-aligned address
-  uint32_t lane_mask = 0; // lanes this request serves
+  uint64_t lane_mask = 0; // lanes this request serves (bit l = lane l; up to 64 lanes)
   uint8_t size = 0;       // bytes per lane
   // kind, op, type, order, scope and sector_mask are set; for atomics/reds,
   // lanes hold (offset, lane, operand, compare) per lane. The SM copies it

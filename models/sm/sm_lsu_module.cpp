@@ -21,15 +21,14 @@ void SmModule::check_bounds(uint32_t slot, const WarpInstr& in) const {
     hi = std::max(hi, in.addr[l]);
   });
   if (lo <= hi && hi + in.size > hi && mem_->contains(lo, hi + in.size - lo)) return;
-  for (unsigned l = 0; l < kMaxLanes; ++l) {
-    if (!in.mask.test(l)) continue;
+  in.mask.for_each([&](unsigned l) {
     if (!mem_->contains(in.addr[l], in.size)) {
       std::ostringstream os;
       os << "lane " << l << " accesses 0x" << std::hex << in.addr[l] << std::dec << " ("
          << int(in.size) << " bytes), outside every device allocation";
       fail(slot, os.str());
     }
-  }
+  });
 }
 
 void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
@@ -183,8 +182,7 @@ void SmModule::issue_shared(uint32_t slot, const WarpInstr& in, Cycle now) {
   ++shared_ops_;
   std::array<SmemLane, kMaxLanes> lanes{};
   const uint32_t base = ctas_[w.cta_slot].smem_base;
-  for (unsigned l = 0; l < kMaxLanes; ++l) {
-    if (!in.mask.test(l)) continue;
+  in.mask.for_each([&](unsigned l) {
     if (in.addr[l] + in.size > kernel_->shared_bytes) {
       std::ostringstream os;
       os << "lane " << l << " accesses shared offset " << in.addr[l] << " beyond the CTA's "
@@ -192,16 +190,19 @@ void SmModule::issue_shared(uint32_t slot, const WarpInstr& in, Cycle now) {
       fail(slot, os.str());
     }
     lanes[l] = SmemLane{true, uint32_t(base + in.addr[l]), in.size};
-  }
+  });
+  // The warp's own width, not kMaxLanes: the bank model walks every slot, and
+  // a 32-wide warp should not pay for 32 lanes it does not have.
+  const std::span<const SmemLane> used(lanes.data(), w.warp->lane_count());
   Lanes<uint64_t>& res = w.warp->results();
   Cycle c = 0;
   try {
     if (in.kind == WarpInstr::Kind::SharedLoad)
-      c = smem_.load(lanes, res.array());
+      c = smem_.load(used, res.array());
     else if (in.kind == WarpInstr::Kind::SharedStore)
-      c = smem_.store(lanes, in.operand.array());
+      c = smem_.store(used, in.operand.array());
     else
-      c = smem_.atomic(lanes, in.op, in.type, in.operand.array(), in.compare.array(), res.array());
+      c = smem_.atomic(used, in.op, in.type, in.operand.array(), in.compare.array(), res.array());
   } catch (const std::exception& e) {
     fail(slot, e.what());
   }

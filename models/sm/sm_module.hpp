@@ -130,7 +130,8 @@ private:
   // AT request: whose it is and how to scatter its data; kept in the
   // payload's initiator state while it is out (send_in_flight).
   struct InFlight {
-    uint32_t slot, lane_mask;
+    uint32_t slot;
+    uint64_t lane_mask;
     uint8_t size;
     bool write;           // non-blocking: the warp went on, the reply is an acknowledgement
     bool barrier = false; // a barrier request: the warp arrives at the answer

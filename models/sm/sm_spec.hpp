@@ -22,7 +22,8 @@ struct SmSpec {
   void visit(V& v) {
     v.param(count, "count", 80, Range{1, 4096}, "", "streaming multiprocessors");
     v.param(clock_mhz, "clock_mhz", 1200.0, Range{1, 100000}, "MHz", "core clock");
-    v.param(warp_size, "warp_size", 32, Range{1, 32}, "lanes", "threads per warp");
+    v.param(warp_size, "warp_size", 32, Range{32, 64}, "lanes",
+            "threads per warp: 32 (NVIDIA warps) or 64 (AMD GCN wavefronts)");
     v.param(unified_sram_bytes, "unified_sram_bytes", 131072, Range{0, 1 << 30}, "bytes",
             "unified L1 + shared memory SRAM per SM; l1.bytes + shared_mem.bytes must fit");
     v.param(max_threads, "max_threads", 2048, Range{1, 1 << 20}, "threads",
@@ -72,6 +73,11 @@ struct SmSpec {
              "message-passing tests must catch)");
   }
   void derive() {
+    // Lane masks are 64 bits and every mechanism is written for a whole warp
+    // of 32 or a wavefront of 64; other widths have no hardware to match.
+    if (warp_size != 32 && warp_size != 64)
+      throw ConfigError("sm.warp_size (" + std::to_string(warp_size) +
+                        ") must be 32 (warps) or 64 (wavefronts)");
     if (cta_groups != 0 && cta_placement != "deterministic")
       throw ConfigError("sm.cta_groups (" + std::to_string(cta_groups) +
                         ") needs sm.cta_placement = deterministic");

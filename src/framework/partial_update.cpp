@@ -90,7 +90,7 @@ uint64_t drain_partial_line(const CacheLine& l, unsigned line_bytes, unsigned se
   uint64_t lanes = 0;
   for (unsigned off = 0; off < line_bytes; off += n) {
     if (!l.dirty_bytes.test(off)) continue;
-    if (!cur || cur->lanes.size() == kMaxLanes) {
+    if (!cur || cur->lanes.size() == kPartialPacketLanes) {
       cur = &out.emplace_back();
       cur->line = l.line;
       cur->op = partial_meta_op(l.meta);

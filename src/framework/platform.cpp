@@ -134,6 +134,11 @@ void PlatformSpec::derive() {
   if (gpudet.enable && l1.write_policy != "write_through")
     throw ConfigError("gpudet.enable needs l1.write_policy = write_through: a commit's writes "
                       "must reach L2 before the next quantum opens");
+  if (dab.enabled() && sm.warp_size != kDabLanes)
+    throw ConfigError("dab.level = " + dab.level + " needs sm.warp_size = " + str(kDabLanes) +
+                      ", not " + str(sm.warp_size) +
+                      ": DAB's all-or-nothing insertion and its flush packets are the paper's "
+                      "32-lane design, with no 64-wide counterpart");
   if (dab.enabled() && (lab.enabled() || l1.atomic_mode != "bypass"))
     throw ConfigError("dab.level = " + dab.level +
                       " and a LAB or l1.atomic_mode are alternatives for reds: enable one");
@@ -153,6 +158,14 @@ void PlatformSpec::derive() {
                       " and a LAB (lab.entries / lab.infinite) are alternatives: enable one");
   if (l1.atomic_mode != "bypass" && l1.bytes == 0)
     throw ConfigError("l1.atomic_mode = " + l1.atomic_mode + " needs an L1 (l1.bytes > 0)");
+  // The LAB's partial lines go down as the L1's lines would (one request per
+  // line, a sector mask in the caches' sectors): a LAB line of another size
+  // would send misaligned lines (found on apu64's 64 B lines).
+  if (lab.enabled() && (lab.line_bytes != l1.line_bytes || lab.sector_bytes != l1.sector_bytes))
+    throw ConfigError("lab.line_bytes / lab.sector_bytes (" + str(lab.line_bytes) + " / " +
+                      str(lab.sector_bytes) + ") must equal l1.line_bytes / l1.sector_bytes (" +
+                      str(l1.line_bytes) + " / " + str(l1.sector_bytes) +
+                      ") when a LAB is enabled");
   if (l1.line_bytes != l2.line_bytes)
     throw ConfigError("l1.line_bytes (" + str(l1.line_bytes) + ") must equal l2.line_bytes (" +
                       str(l2.line_bytes) + ")");

@@ -78,7 +78,7 @@ TEST_CASE("warp: ids per lane and partial warps", "[warp]") {
   CHECK(w.grid_threads() == 600);
 
   Warp v(geom({1, 1, 1}, {8, 4, 2}, {0, 0, 0}, 1)); // threads 32..63
-  CHECK(v.active() == Mask::all());
+  CHECK(v.active() == Mask::all(32));
   CHECK(v.tid_x()[0] == 0);
   CHECK(v.tid_y()[0] == 0);
   CHECK(v.tid_z()[0] == 1);
@@ -90,24 +90,37 @@ TEST_CASE("warp: ids per lane and partial warps", "[warp]") {
   CHECK(narrow.warps_per_cta() == 3);
   CHECK(narrow.active() == Mask::all(16));
 
+  Warp wide(geom({1, 1, 1}, {100, 1, 1}, {}, 1, 64)); // a wavefront: threads 64..99
+  CHECK(wide.warps_per_cta() == 2);
+  CHECK(wide.active() == Mask::all(36));
+  CHECK(wide.thread_idx()[35] == 99);
+  Warp full(geom({1, 1, 1}, {128, 1, 1}, {}, 1, 64));
+  CHECK(full.active() == Mask::all(64));
+  CHECK(full.active().bits() == ~uint64_t{0});
+  CHECK(full.global_thread_id()[63] == 127);
+
   CHECK_THROWS_AS(Warp(geom({2, 1, 1}, {64, 1, 1}, {2, 0, 0}, 0)), std::invalid_argument);
   CHECK_THROWS_AS(Warp(geom({2, 1, 1}, {64, 1, 1}, {0, 0, 0}, 2)), std::invalid_argument);
-  CHECK_THROWS_AS(Warp(geom({2, 1, 1}, {64, 1, 1}, {0, 0, 0}, 0, 33)), std::invalid_argument);
+  CHECK_THROWS_AS(Warp(geom({2, 1, 1}, {64, 1, 1}, {0, 0, 0}, 0, 65)), std::invalid_argument);
 }
 
 TEST_CASE("warp: lanes and masks", "[warp]") {
   Lanes<uint32_t> a = lane_index();
   Mask odd = (a % 2) == 1;
-  CHECK(odd.bits() == 0xaaaaaaaau);
-  CHECK(odd.count() == 16);
+  CHECK(odd.bits() == 0xaaaaaaaaaaaaaaaau); // all 64 slots, whatever the warp's width
+  CHECK(odd.count() == 32);
+  CHECK((odd & Mask::all(32)).count() == 16);
+  CHECK(Mask::lane(63).bits() == uint64_t{1} << 63);
+  CHECK(Mask::lane(63).first() == 63);
+  CHECK(Mask(0xf0f0).below(8) == Mask(0xf0));
   CHECK(odd.first() == 1);
   CHECK((a < 4) == Mask::all(4));
   CHECK(((a * 3 + 1)[5]) == 16);
   CHECK(select(odd, a, Lanes<uint32_t>(99))[2] == 99);
   CHECK(address_of<double>(0x100, a)[3] == 0x118);
   std::vector<unsigned> seen;
-  Mask(0x80000005u).for_each([&](unsigned l) { seen.push_back(l); });
-  CHECK(seen == std::vector<unsigned>{0, 2, 31});
+  Mask(0x8000000080000005u).for_each([&](unsigned l) { seen.push_back(l); });
+  CHECK(seen == std::vector<unsigned>{0, 2, 31, 63});
   CHECK(to_bits(-1.5f) == 0xbfc00000u);
   CHECK(from_bits<float>(0xbfc00000u) == -1.5f);
   CHECK(to_bits(int8_t(-1)) == 0xffu); // zero-extended raw bits
@@ -177,7 +190,7 @@ TEST_CASE("warp: the grid-stride histogram issues load, compute, atomic per step
     CHECK(at.op == AtomicOp::Add);
     CHECK(at.order == MemOrder::Commutative);
     CHECK(at.scope == Scope::Device);
-    CHECK(ld.mask == (s < 2 ? Mask::all() : Mask::all(12)));
+    CHECK(ld.mask == (s < 2 ? Mask::all(32) : Mask::all(12)));
     CHECK(at.mask == ld.mask);
     CHECK(ld.addr[0] == a.in + 4 * first[s]);
     at.mask.for_each([&](unsigned l) {

@@ -4,6 +4,8 @@
 #include "models/iru/iru_module.hpp"
 #include "tlmgpu/params.hpp"
 
+#include <bit>
+
 namespace tlmgpu::graph_apps {
 
 WarpTask take_element(Warp& w, const ContractSource& s, ContractElement& out, unsigned want) {
@@ -30,7 +32,7 @@ WarpTask reserve(Warp& w, Addr count, const Lanes<uint32_t>& n, Mask m, Lanes<ui
     if (m.test(i)) total += n[i];
     return at;
   });
-  co_await w.compute(5); // log2(32) shuffle steps of the scan
+  co_await w.compute(uint32_t(std::bit_width(w.lane_count())) - 1); // log2(width) shuffle steps
   const unsigned leader = m.first();
   const Lanes<uint32_t> base = co_await w.atomic<uint32_t>(
       AtomicOp::Add, Lanes<Addr>(count), Lanes<uint32_t>(total), Mask::lane(leader));
@@ -51,17 +53,20 @@ WarpTask expand_arcs(Warp& w, const DeviceCsr& g, const Lanes<uint32_t>& v, Mask
   Lanes<uint32_t> shift;
   co_await reserve(w, count, deg, some, shift);
   shift -= lo;
-  const Mask big = some & (deg >= Lanes<uint32_t>(32u));
+  // A vertex with at least a warp's worth of arcs is expanded by the whole
+  // warp, one arc per lane: the stride is the warp's width (32 or 64).
+  const uint32_t width = w.lane_count();
+  const Mask big = some & (deg >= Lanes<uint32_t>(width));
   for (Mask todo = big; todo.any(); todo.reset(todo.first())) {
     const unsigned j = todo.first();
-    for (uint32_t k = 0; k < deg[j]; k += 32) {
+    for (uint32_t k = 0; k < deg[j]; k += width) {
       const Lanes<uint32_t> e = Lanes<uint32_t>(lo[j] + k) + lane_index();
       const Mask em = w.active() & (e < Lanes<uint32_t>(hi[j]));
       EdgeLanes el{Lanes<uint32_t>(v[j]), {}, Lanes<uint32_t>(1u), e, Lanes<uint32_t>(deg[j])};
       el.dst = co_await w.load<uint32_t>(address_of<uint32_t>(g.col_indices, e), em);
       if (with_weight && g.weights)
         el.weight = co_await w.load<uint32_t>(address_of<uint32_t>(g.weights, e), em);
-      co_await w.compute(3); // e += 32, e < end, branch
+      co_await w.compute(3); // e += width, e < end, branch
       co_await fn(w, el, e + Lanes<uint32_t>(shift[j]), Lanes<uint32_t>(carry[j]), em);
     }
   }
@@ -89,6 +94,10 @@ void IruContractions::elaborate(SimContext& ctx, const std::string& version, uin
   if (!IruControl::of(ctx))
     throw ConfigError("workload argument version: iru needs a platform with an IRU (blocks of "
                       "type iru, e.g. examples/iru/gtx980-iru.json)");
+  if (ctx.platform.sm.warp_size != 32)
+    throw ConfigError("workload argument version: iru needs 32-lane warps (load_iru: the IRU "
+                      "hands out 32 indices per reply), not sm.warp_size = " +
+                      std::to_string(ctx.platform.sm.warp_size));
   if (block % 32)
     throw ConfigError("workload argument block: version iru needs whole 32-lane warps (load_iru), "
                       "not " +

@@ -110,7 +110,8 @@ private:
   }
 
   GpuExtension ext_;
-  std::array<uint8_t, 16> initiator_state_{};
+  // 24 bytes: the SM's InFlight holds a 64-lane mask (64-wide wavefronts).
+  std::array<uint8_t, 24> initiator_state_{};
   std::unique_ptr<uint8_t[]> buf_;
   unsigned cap_ = 0;
 };

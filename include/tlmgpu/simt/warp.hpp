@@ -166,7 +166,7 @@ public:
     Dim3 grid, block;
     Index3 cta; // this warp's CTA in the grid
     uint32_t warp_in_cta = 0;
-    uint32_t warp_size = kMaxLanes;
+    uint32_t warp_size = 32; // sm.warp_size: 32 or 64 on a platform
   };
   // Throws std::invalid_argument if the geometry is inconsistent.
   explicit Warp(const Geometry& g);
@@ -307,6 +307,12 @@ inline void WarpTask::resume() {
   if (w.pending_)
     throw std::logic_error("WarpTask::resume() with an instruction pending: call complete() first");
   std::coroutine_handle<> next = std::exchange(w.resume_point_, {});
+  // The kernel's Lanes operations touch this warp's lanes only (lanes.hpp).
+  struct Width {
+    unsigned outer = simt_lanes::in_use;
+    ~Width() { simt_lanes::in_use = outer; }
+  } width;
+  simt_lanes::in_use = w.lane_count();
   (next ? next : std::coroutine_handle<>(h_)).resume();
 }
 

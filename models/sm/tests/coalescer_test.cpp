@@ -1,5 +1,6 @@
 // Coalescing of global loads, stores and atomics into per-line requests.
 #include "models/sm/coalescer.hpp"
+#include "models/sm/tests/coalescer_test_util.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -7,30 +8,7 @@
 #include <vector>
 
 using namespace tlmgpu;
-
-namespace {
-
-WarpInstr instr(WarpInstr::Kind k, const Lanes<Addr>& addr, uint8_t size = 4,
-                Mask m = Mask::all()) {
-  WarpInstr in;
-  in.kind = k;
-  in.addr = addr;
-  in.size = size;
-  in.mask = m;
-  in.type = size == 8 ? DataType::U64 : DataType::U32;
-  return in;
-}
-
-Lanes<Addr> linear(Addr base, Addr stride) {
-  return Lanes<Addr>::generate([&](unsigned l) { return base + l * stride; });
-}
-
-std::vector<LineRequest> run(Coalescer& c, const WarpInstr& in) {
-  auto s = c.coalesce(in);
-  return {s.begin(), s.end()};
-}
-
-} // namespace
+using namespace tlmgpu::test;
 
 TEST_CASE("coalescer: 32 lanes x 4 B contiguous is one line, four sectors", "[coalescer]") {
   Coalescer c;
@@ -106,7 +84,7 @@ TEST_CASE("coalescer: same-address loads share one request", "[coalescer]") {
   WarpInstr in = instr(WarpInstr::Kind::Load, Lanes<Addr>(0x4010));
   Lanes<uint64_t> res;
   c.scatter_load(in, r[0], line.data(), res);
-  CHECK(res.equals(Lanes<uint64_t>(0x12345678)));
+  CHECK(res.equals(Lanes<uint64_t>(0x12345678), Mask::all(32)));
 }
 
 TEST_CASE("coalescer: sub-word loads scatter zero-extended bytes", "[coalescer]") {
