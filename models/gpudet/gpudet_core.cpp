@@ -99,7 +99,9 @@ GpuDetCore::Verdict GpuDetCore::check(const GateWarp& gw, const WarpInstr& in, b
     return Verdict::Wait;
   }
   const bool store = in.kind == K::Store;
-  if (store && overflows(w, in)) {
+  const std::span<const LineRequest> lines =
+      store ? coalescer_.coalesce(in) : std::span<const LineRequest>{};
+  if (store && overflows(w, lines)) {
     ++overflows_;
     set_state(w, State::Ended);
     return Verdict::Wait;
@@ -107,7 +109,7 @@ GpuDetCore::Verdict GpuDetCore::check(const GateWarp& gw, const WarpInstr& in, b
   if (commit) {
     w.pass_once = false;
     w.count += in.kind == K::Compute ? std::max(1u, in.count) : 1;
-    if (store) take_store(w, in);
+    if (store) take_store(w, lines);
     if (w.count >= spec_.quantum) {
       ++quantum_ends_;
       set_state(w, State::Ended);
@@ -116,18 +118,18 @@ GpuDetCore::Verdict GpuDetCore::check(const GateWarp& gw, const WarpInstr& in, b
   return store ? Verdict::Taken : Verdict::Pass;
 }
 
-bool GpuDetCore::overflows(const Warp& w, const WarpInstr& in) {
+bool GpuDetCore::overflows(const Warp& w, std::span<const LineRequest> lines) const {
   const auto it = buffers_.find(w.gid);
   const size_t used = it == buffers_.end() ? 0 : it->second.size();
   size_t fresh = 0;
-  for (const LineRequest& r : coalescer_.coalesce(in))
+  for (const LineRequest& r : lines)
     fresh += it == buffers_.end() || !it->second.count(r.line);
   return used + fresh > spec_.store_buffer;
 }
 
-void GpuDetCore::take_store(Warp& w, const WarpInstr& in) {
+void GpuDetCore::take_store(Warp& w, std::span<const LineRequest> lines) {
   GpuDetBuffer& buf = buffers_[w.gid];
-  for (const LineRequest& r : coalescer_.coalesce(in)) {
+  for (const LineRequest& r : lines) {
     GpuDetLine& l = buf[r.line];
     if (l.data.empty()) l.data.assign(line_bytes_, 0), l.written.assign(line_bytes_, 0);
     for (uint32_t i = 0; i < line_bytes_; ++i)

@@ -23,6 +23,7 @@
 
 #include "models/gpudet/gpudet_spec.hpp"
 #include "models/sm/coalescer.hpp"
+
 #include "tlmgpu/issue_gate.hpp"
 #include "tlmgpu/stats.hpp"
 
@@ -30,6 +31,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -100,8 +102,9 @@ private:
     bool pass_once = false; // the instruction that ended its last quantum goes now
   };
   void set_state(Warp& w, State s);
-  bool overflows(const Warp& w, const WarpInstr& in);
-  void take_store(Warp& w, const WarpInstr& in);
+  // A store's line requests, coalesced once per check() by the caller.
+  bool overflows(const Warp& w, std::span<const LineRequest> lines) const;
+  void take_store(Warp& w, std::span<const LineRequest> lines);
   uint64_t gid(const GateWarp& w) const { return uint64_t(w.cta) * warps_per_cta_ + w.warp_in_cta; }
 
   const GpuDetSpec& spec_;

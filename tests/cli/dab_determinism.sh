@@ -19,21 +19,20 @@ tiny=$src/platforms/tiny.json
 dab=$src/examples/dab/tiny-dab.json
 w=(-w float-reduce --arg n=4096 --arg addresses=4 --set jitter.enable=true --jobs 2)
 
-hashes() { sed -n 's/^distinct output hashes: \([0-9]*\) over.*/\1/p' <<<"$1"; }
-spread() { sed -n 's/.*(spread \([0-9.]*\) % of the mean).*/\1/p' <<<"$1"; }
+source "$src/tests/cli/lib/checks.sh" # distinct_hashes, cycle_spread
 
 out=$("$bin" determinism -p "$tiny" "${w[@]}" --seeds 6 --timing lt)
-n=$(hashes "$out")
+n=$(distinct_hashes "$out")
 [ "${n:-0}" -ge 2 ] && ok || { bad "baseline lt: $n distinct hashes (want >= 2)"; echo "$out"; }
 
 for mode in lt at; do
   seeds=8
   [ $mode = at ] && seeds=4
   out=$("$bin" determinism -p "$dab" "${w[@]}" --seeds $seeds --timing $mode)
-  n=$(hashes "$out")
+  n=$(distinct_hashes "$out")
   [ "$n" = 1 ] && ok || { bad "DAB $mode: $n distinct hashes (want 1)"; echo "$out"; }
   grep -q "^checks: $seeds passed$" <<<"$out" && ok || { bad "DAB $mode: checks"; echo "$out"; }
-  s=$(spread "$out")
+  s=$(cycle_spread "$out")
   [ "${s:-0.00}" != "0.00" ] && ok || bad "DAB $mode: cycles identical across seeds ($s %): is jitter on?"
 done
 
@@ -41,18 +40,18 @@ done
 # other, so arrival order never varies there): fusion on, 64 words.
 neg=(-w float-reduce --arg n=16384 --arg addresses=64 --set jitter.enable=true --jobs 2 --timing at)
 out=$("$bin" determinism -p "$dab" "${neg[@]}" --seeds 4)
-n=$(hashes "$out")
+n=$(distinct_hashes "$out")
 [ "$n" = 1 ] && ok || { bad "DAB at, 64 words: $n distinct hashes (want 1)"; echo "$out"; }
 out=$("$bin" determinism -p "$dab" "${neg[@]}" --seeds 4 --set dab.reorder=false)
-n=$(hashes "$out")
+n=$(distinct_hashes "$out")
 [ "${n:-0}" -ge 2 ] && ok || { bad "DAB-NR: $n distinct hashes (want >= 2)"; echo "$out"; }
 out=$("$bin" determinism -p "$dab" "${neg[@]}" --seeds 4 --set dab.order=none)
-n=$(hashes "$out")
+n=$(distinct_hashes "$out")
 [ "${n:-0}" -ge 2 ] && ok || { bad "DAB order none: $n distinct hashes (want >= 2)"; echo "$out"; }
 
 # SRR (the token orders every instruction): deterministic too.
 out=$("$bin" determinism -p "$dab" "${neg[@]}" --seeds 4 --set dab.order=srr)
-n=$(hashes "$out")
+n=$(distinct_hashes "$out")
 [ "$n" = 1 ] && ok || { bad "DAB srr at: $n distinct hashes (want 1)"; echo "$out"; }
 
 # GTRR (greedy, then SRR once a ring gathers at its first red): deterministic
@@ -60,9 +59,9 @@ n=$(hashes "$out")
 for mode in lt at; do
   out=$("$bin" determinism -p "$dab" -w float-reduce --arg n=16384 --arg addresses=64 \
     --set jitter.enable=true --jobs 2 --seeds 4 --timing $mode --set dab.order=gtrr)
-  n=$(hashes "$out")
+  n=$(distinct_hashes "$out")
   [ "$n" = 1 ] && ok || { bad "DAB gtrr $mode: $n distinct hashes (want 1)"; echo "$out"; }
-  s=$(spread "$out")
+  s=$(cycle_spread "$out")
   [ "${s:-0.00}" != "0.00" ] && ok || bad "DAB gtrr $mode: cycles identical across seeds"
 done
 

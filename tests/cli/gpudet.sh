@@ -19,18 +19,17 @@ tiny=$src/platforms/tiny.json
 det=$src/examples/dab/tiny-gpudet.json
 w=(-w float-reduce --arg n=4096 --arg addresses=4 --set jitter.enable=true --jobs 2)
 
-hashes() { sed -n 's/^distinct output hashes: \([0-9]*\) over.*/\1/p' <<<"$1"; }
-spread() { sed -n 's/.*(spread \([0-9.]*\) % of the mean).*/\1/p' <<<"$1"; }
+source "$src/tests/cli/lib/checks.sh" # distinct_hashes, cycle_spread
 
 for mode in lt at; do
   out=$("$bin" determinism -p "$tiny" "${w[@]}" --seeds 4 --timing $mode)
-  n=$(hashes "$out")
+  n=$(distinct_hashes "$out")
   [ "${n:-0}" -ge 2 ] && ok || { bad "baseline $mode: $n distinct hashes (want >= 2)"; echo "$out"; }
   out=$("$bin" determinism -p "$det" "${w[@]}" --seeds 4 --timing $mode)
-  n=$(hashes "$out")
+  n=$(distinct_hashes "$out")
   [ "$n" = 1 ] && ok || { bad "GPUDet $mode: $n distinct hashes (want 1)"; echo "$out"; }
   grep -q "^checks: 4 passed$" <<<"$out" && ok || { bad "GPUDet $mode: checks"; echo "$out"; }
-  s=$(spread "$out")
+  s=$(cycle_spread "$out")
   [ "${s:-0.00}" != "0.00" ] && ok || bad "GPUDet $mode: cycles identical across seeds ($s %): is jitter on?"
 done
 
@@ -38,16 +37,16 @@ done
 # baseline, one under GPUDet.
 pr=(-w pagerank --arg 'input=gen:rmat?scale=8&ef=4&seed=3' --set jitter.enable=true --jobs 2 --seeds 3 --timing at)
 out=$("$bin" determinism -p "$tiny" "${pr[@]}")
-n=$(hashes "$out")
+n=$(distinct_hashes "$out")
 [ "${n:-0}" -ge 2 ] && ok || { bad "baseline pagerank: $n distinct hashes (want >= 2)"; echo "$out"; }
 out=$("$bin" determinism -p "$det" "${pr[@]}")
-n=$(hashes "$out")
+n=$(distinct_hashes "$out")
 [ "$n" = 1 ] && ok || { bad "GPUDet pagerank: $n distinct hashes (want 1)"; echo "$out"; }
 
 # Negative control: serial mode grants atomics in the order warps reached
 # them (timing), not by global warp id.
 out=$("$bin" determinism -p "$det" "${w[@]}" --seeds 4 --timing at --set gpudet.inject_fault=serial_arrival)
-n=$(hashes "$out")
+n=$(distinct_hashes "$out")
 [ "${n:-0}" -ge 2 ] && ok || { bad "GPUDet serial_arrival: $n distinct hashes (want >= 2)"; echo "$out"; }
 
 # Integer workloads equal their CPU references under GPUDet.

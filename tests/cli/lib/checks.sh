@@ -73,6 +73,11 @@ nested() {
   printf "%${n}s" "" | sed "s/ /$close/g"
 }
 
+# From `tlmgpu determinism`'s report (OUTPUT in $1): the number of distinct
+# output hashes, and the cycles' spread in % of the mean.
+distinct_hashes() { sed -n 's/^distinct output hashes: \([0-9]*\) over.*/\1/p' <<<"$1"; }
+cycle_spread() { sed -n 's/.*(spread \([0-9.]*\) % of the mean).*/\1/p' <<<"$1"; }
+
 finish() { # name
   echo "$1: $pass passed, $fail failed"
   [[ $fail -eq 0 ]]
