@@ -29,6 +29,7 @@ namespace tlmgpu {
 struct SimSpec {
   uint32_t quantum_cycles = 0;
   uint32_t watchdog_cycles = 0;
+  uint32_t lt_busy_quantum = 0;
   bool atomic_profile = false;
   std::string functional_memory;
   template <class V>
@@ -39,6 +40,15 @@ struct SimSpec {
     // error budget for 0-4 % more CPU.
     v.param(quantum_cycles, "quantum_cycles", 300, Range{1, 1e9}, "cycles",
             "LT temporal-decoupling quantum, in core cycles");
+    // Without it an SM that runs first in a quantum takes a saturated
+    // resource for its whole quantum (docs/timing.md, "Contention syncs").
+    v.param(lt_busy_quantum, "lt_busy_quantum", 100, Range{0, 1e9}, "cycles",
+            "LT: an SM whose accesses of an issue cycle waited at a busy resource (a link, an "
+            "L1/L2 pipeline or atomic unit, a DRAM bank or bus) syncs with the kernel once it "
+            "is this many cycles ahead of it, not only at the end of its quantum: the SMs "
+            "behind it then book that resource at their own times, so a saturated resource "
+            "is shared by arrival time rather than by the order the SMs run in; 0 turns it "
+            "off");
     v.param(watchdog_cycles, "watchdog_cycles", 10000000, Range{0, 4e9}, "cycles",
             "deadlock watchdog: a kernel during which no SM issues an instruction and no "
             "port accepts or answers a request for this many core cycles ends the run with a "

@@ -69,6 +69,22 @@ private:
   size_t max_occupancy_ = 0;
 };
 
+// The LT contention sensor: cycles that bookings waited (start - arrival),
+// summed over every resource booked since the last take(). SystemC runs all
+// processes on one OS thread and an LT initiator's calls run to completion in
+// its own process, so an initiator that takes the tally, makes its calls and
+// takes it again sees the waits its own calls met. The sum mixes the clocks
+// of the resources it crosses: it says "something was saturated", not how
+// long for. thread_local keeps simulations on other threads apart.
+class WaitTally {
+public:
+  static void add(uint64_t cycles) { cycles_ += cycles; }
+  static uint64_t take() { return std::exchange(cycles_, 0); }
+
+private:
+  static inline thread_local uint64_t cycles_ = 0;
+};
+
 // What a shared resource's users cost it: uses, busy cycles, and the waits
 // (BusyUntil here, IntervalResource in interval_resource.hpp).
 class ResourceUse {
@@ -85,6 +101,7 @@ protected:
     if (start > arrival) {
       ++waited_;
       wait_cycles_ += start - arrival;
+      WaitTally::add(start - arrival);
     }
   }
   void clear_uses() { uses_ = busy_cycles_ = wait_cycles_ = waited_ = 0; }

@@ -138,6 +138,7 @@ DramAccessTiming DramChannelCore::service(uint32_t bank, uint64_t row, bool writ
   if (opens && !closed_page_) note_activation(bank, {act, row});
   if (closed_page_) ++counters_.precharges;
   t.start = s;
+  WaitTally::add(s - arrival);
   ++(write ? counters_.writes : counters_.reads);
   counters_.bursts += bursts;
   counters_.data_bus_busy_cycles += uint64_t{bursts} * spec_.burst_cycles;

@@ -64,6 +64,7 @@ SmModule::Idle SmModule::idle(Cycle now) {
 void SmModule::run() {
   tlm_utils::tlm_quantumkeeper qk;
   qk.reset();
+  bool waited = false; // LT: an access waited at a busy resource since the last sync
   for (;;) {
     if (live_ctas_ == 0) {
       // Catch up with the kernel first, then re-check: a CTA may have arrived
@@ -77,7 +78,9 @@ void SmModule::run() {
     }
     const Cycle now = ctx_.mode == TimingMode::LT ? clk_.at(qk.get_current_time()) : clk_.now();
     lt_now_ = now;
+    WaitTally::take(); // only our own accesses count
     const bool issued = issue_cycle(now);
+    waited = WaitTally::take() > 0 || waited;
     if (live_ctas_ == 0) continue;
     if (!ctx_.timed()) {
       // No time passes, so yield now and then: a warp spinning on a flag that
@@ -109,7 +112,17 @@ void SmModule::run() {
     }
     if (ctx_.mode == TimingMode::LT) {
       qk.set(clk_.cycles(next) - sc_time_stamp());
-      if (qk.need_sync()) qk.sync();
+      if (qk.need_sync()) {
+        qk.sync();
+        waited = false;
+      } else if (waited && ctx_.lt_busy_quantum &&
+                 qk.get_local_time() >= clk_.cycles(ctx_.lt_busy_quantum)) {
+        // A busy resource: let the SMs behind us book it at their times
+        // before we take more of it (docs/timing.md, "Contention syncs").
+        ++lt_contention_syncs_;
+        qk.sync();
+        waited = false;
+      }
     } else {
       if (next == ~Cycle{0})
         wait(response_);

@@ -51,6 +51,10 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
       stall_lsu_(stats_.counter("stall_lsu", "cycles",
                                 "no issue: the ready warps' next global memory instruction waits "
                                 "for a write slot of the LD/ST unit (AT; sm.write_slots)")),
+      lt_contention_syncs_(stats_.counter(
+          "lt_contention_syncs", "events",
+          "LT: syncs with the kernel before the quantum's end, sim.lt_busy_quantum cycles "
+          "ahead of it, because this SM's accesses waited at busy resources")),
       write_requests_(stats_.counter("write_requests", "requests",
                                      "store/red line requests the warp did not wait for "
                                      "(sm.blocking_writes)")),

@@ -246,6 +246,7 @@ private:
   Counter &warp_instructions_, &active_cycles_, &global_requests_, &atomic_requests_, &loads_,
       &stores_, &atomics_, &reds_, &shared_ops_, &barriers_, &fences_, &ctas_done_;
   Counter &stall_memory_, &stall_barrier_, &stall_scoreboard_, &stall_idle_, &stall_lsu_;
+  Counter& lt_contention_syncs_;
   Counter &write_requests_, &write_slot_waits_;
   std::array<Counter*, 3> by_scope_{};
   std::array<Counter*, 6> by_order_{};

@@ -41,16 +41,42 @@ void check_node(const Cli& c) {
   }
 }
 
-// lt and functional: a GPU of the node behaves exactly as alone.
+// The same kernels, each within 1 % of its cycles alone.
+void check_close(const nlohmann::json& node, const nlohmann::json& alone) {
+  REQUIRE(node.size() == alone.size());
+  for (size_t k = 0; k < node.size(); ++k) {
+    CHECK(node[k]["name"] == alone[k]["name"]);
+    const double a = node[k]["cycles"].get<double>(), b = alone[k]["cycles"].get<double>();
+    CHECK(std::abs(a - b) <= 0.01 * b);
+  }
+}
+
+// functional: a GPU of the node behaves exactly as alone. lt: as alone but
+// for the order in which SMs that sync at the same time resume, which the
+// SystemC kernel does not keep when another GPU's processes wait for that
+// time too; contention syncs (sim.lt_busy_quantum) make such ties common,
+// so lt is compared like at (docs/timing.md, "Contention syncs").
 void check_independent(const std::string& timing) {
   const Cli node = run_node(timing);
   check_node(node);
   const Cli hist = run_cli(kTiny, "histogram", "--arg n=8192", timing);
   const Cli pr = run_cli(kTiny, "pagerank", "--arg input=" + kGraph, timing);
-  CHECK(node.stats["total"]["device_0"]["gpu"] == hist.stats["total"]["gpu"]);
-  CHECK(node.stats["total"]["device_1"]["gpu"] == pr.stats["total"]["gpu"]);
-  CHECK(node.stats["devices"][0]["kernels"] == hist.stats["kernels"]);
-  CHECK(node.stats["devices"][1]["kernels"] == pr.stats["kernels"]);
+  if (timing == "functional") {
+    CHECK(node.stats["total"]["device_0"]["gpu"] == hist.stats["total"]["gpu"]);
+    CHECK(node.stats["total"]["device_1"]["gpu"] == pr.stats["total"]["gpu"]);
+    CHECK(node.stats["devices"][0]["kernels"] == hist.stats["kernels"]);
+    CHECK(node.stats["devices"][1]["kernels"] == pr.stats["kernels"]);
+    return;
+  }
+  check_close(node.stats["devices"][0]["kernels"], hist.stats["kernels"]);
+  check_close(node.stats["devices"][1]["kernels"], pr.stats["kernels"]);
+  // The same work: every instruction and request of the GPU alone.
+  for (const char* key : {"warp_instructions", "global_requests"}) {
+    CHECK(node.stats["total"]["device_0"]["gpu"]["sm_0"][key] ==
+          hist.stats["total"]["gpu"]["sm_0"][key]);
+    CHECK(node.stats["total"]["device_1"]["gpu"]["sm_0"][key] ==
+          pr.stats["total"]["gpu"]["sm_0"][key]);
+  }
 }
 
 } // namespace
@@ -61,7 +87,7 @@ TEST_CASE("2-GPU node at: both workloads check, stats per device, same seed iden
   CHECK(a.stats == b.stats);
 }
 
-TEST_CASE("2-GPU node lt: each GPU's stats equal the same GPU run alone") {
+TEST_CASE("2-GPU node lt: each GPU runs as alone, cycles within 1 %") {
   check_independent("lt");
 }
 

@@ -218,3 +218,16 @@ TEST_CASE("IntervalResource forgets retired time and bounds its spans", "[timing
   const Cycle last = 3 * (3 * IntervalResource::kMaxSpans - 1);
   CHECK(many.earliest(last - 2, 1) == last - 2); // recent gaps are kept
 }
+
+TEST_CASE("WaitTally sums the waits of every booking since it was last taken", "[timing]") {
+  WaitTally::take();
+  IntervalResource link;
+  BusyUntil bank;
+  CHECK(link.acquire(0, 10) == 0); // free: no wait
+  CHECK(WaitTally::take() == 0);
+  CHECK(link.acquire(4, 10) == 10); // waits 6
+  CHECK(bank.acquire(0, 5) == 0);
+  CHECK(bank.acquire(1, 5) == 5); // waits 4
+  CHECK(WaitTally::take() == 10);
+  CHECK(WaitTally::take() == 0); // taking resets it
+}
