@@ -58,15 +58,15 @@ TargetPort::Hooks L1Module::target_hooks() {
 
 // ---------------------------------------------------------------- LT mode --
 
-void L1Module::lt_write_back(const Writeback& wb, Cycle at) {
-  if (wb.owned) { // an owned victim: its release goes to the home, not as a store
-    hlrc_release(wb, at, HlrcRelease::Eviction);
-    return;
-  }
+Cycle L1Module::lt_write_back(const Writeback& wb, Cycle at) {
+  if (wb.owned) // an owned victim: its release goes to the home, not as a store
+    return hlrc_release(wb, at, HlrcRelease::Eviction);
   GpuPayload* p = make_write_back_payload(ctx_.pool, wb, spec_.line_bytes, spec_.sector_bytes, sm_);
   sc_time d = ctx_.timed() ? clk_.until(at) : SC_ZERO_TIME;
+  const sc_time base = sc_time_stamp();
   down.b_transport(*p, d);
   p->release();
+  return ctx_.timed() ? clk_.at_or_after(base + d) : at;
 }
 
 Cycle L1Module::lt_fetch(Addr line, uint32_t sectors, uint16_t sm, Cycle start) {
@@ -105,7 +105,8 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
   for (bool replay = false;; replay = true) {
     Step s = serve(t, replay, ready);
     if (s.writeback) lt_write_back(*s.writeback, ready);
-    if (s.phi_partials) phi_send(ready); // off the critical path
+    if (s.overflow) lt_write_back(*s.overflow, ready); // off the critical path
+    if (s.phi_partials) phi_send(ready);               // off the critical path
     if (s.kind == Step::Kind::Fetch && !replay) {
       // A write-through store is offered with the fetch, not after it:
       // offered a round trip ahead of everyone else, it would book the
@@ -191,6 +192,7 @@ bool L1Module::attempt(Payload& t, bool replay) {
   }
   const Step s = serve(t, replay || &t == counted_head_, clk_.now());
   if (s.writeback) write_back(*s.writeback); // before the request and PHI's partials
+  if (s.overflow) write_back(*s.overflow);
   if (s.phi_partials) phi_send(clk_.now());
   switch (s.kind) {
   case Step::Kind::Done:
@@ -225,6 +227,7 @@ void L1Module::write_back(const Writeback& wb) {
   if (mshr_.pending(wb.line)) overlay_.note(wb);
   GpuPayload* p = make_write_back_payload(ctx_.pool, wb, spec_.line_bytes, spec_.sector_bytes, sm_);
   if (core_.phi()) return send_tracked(*p, false); // fences and the kernel end wait for it
+  if (core_.scoped()) ++scoped_write_backs_;       // likewise (fence_attempt)
   send_down(*p);
 }
 
@@ -256,6 +259,7 @@ void L1Module::on_down_response(Payload& r) {
   GpuAccess& a = access_of(r);
   if (a.kind == AccessKind::Eviction) {
     r.release();
+    if (core_.scoped() && --scoped_write_backs_ == 0) wake(); // a fence may wait for it
     return;
   }
   // hLRC: the answer to an atomic is an ownership grant.
