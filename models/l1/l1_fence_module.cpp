@@ -50,10 +50,12 @@ bool L1Module::fence_attempt(Payload& t) {
     return true;
   }
   if (core_.scoped()) {
-    // Write-backs this L1 sent down the queue (sFIFO overflows, victims)
-    // must land first: the drain below takes the blocking path and could
-    // overtake them, and the answer promises they are at L2.
-    if (scoped_write_backs_ != 0) return false; // woken when the last one lands
+    // Everything this L1 sent down must have landed first. Write-backs
+    // (sFIFO overflows, victims): the drain below takes the blocking path and
+    // could overtake them, and the answer promises they are at L2. Fills: one
+    // still on its way would be installed after the invalidation, and a load
+    // issued after the acquire would wait behind it and read its older data.
+    if (in_flight_ != 0) return false; // woken when the last answer arrives
     const Cycle released = a.fence == FenceKind::KernelEnd ? flush_and_invalidate(clk_.now())
                                                            : scoped_fence(a, clk_.now());
     wake();

@@ -227,7 +227,6 @@ void L1Module::write_back(const Writeback& wb) {
   if (mshr_.pending(wb.line)) overlay_.note(wb);
   GpuPayload* p = make_write_back_payload(ctx_.pool, wb, spec_.line_bytes, spec_.sector_bytes, sm_);
   if (core_.phi()) return send_tracked(*p, false); // fences and the kernel end wait for it
-  if (core_.scoped()) ++scoped_write_backs_;       // likewise (fence_attempt)
   send_down(*p);
 }
 
@@ -255,11 +254,11 @@ void L1Module::on_down_response(Payload& r) {
     ~Restore() { w = v; }
   } restore{waker_, outer};
   --in_flight_;
+  if (core_.scoped() && in_flight_ == 0) wake(); // a scoped fence waits for this (fence_attempt)
   if (phi_landed(r)) return;
   GpuAccess& a = access_of(r);
   if (a.kind == AccessKind::Eviction) {
     r.release();
-    if (core_.scoped() && --scoped_write_backs_ == 0) wake(); // a fence may wait for it
     return;
   }
   // hLRC: the answer to an atomic is an ownership grant.

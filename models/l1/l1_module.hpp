@@ -150,8 +150,6 @@ private:
   std::vector<uint64_t> stall_before_, stall_delta_; // what one failed step adds
   sc_core::sc_event stall_net_;
 
-  size_t scoped_write_backs_ = 0; // scoped, AT: write-backs sent down and not yet answered
-
   PhiTracker phi_tracker_;
   sc_core::sc_event phi_settled_;
   Counter* phi_parked_ = nullptr;
