@@ -33,6 +33,11 @@ for mode in functional lt at; do
   done
 done
 
+# Warps of the reader's CTA missing on the data lines while it acquires.
+run_passes "mp device/device at with 3 pollers" -p "$P" -w litmus-mp --timing at "${S[@]}" \
+  --arg pollers=3 --arg rounds=32
+check "mp at with pollers: no stale word ($(stale))" "$([[ $(stale) == 0 ]]; echo $?)"
+
 # Mutations: the device-scope test must catch each.
 for fault in skip_release_drain skip_acquire_invalidate; do
   for mode in lt at; do

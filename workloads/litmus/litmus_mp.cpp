@@ -20,8 +20,18 @@ Lanes<Addr> round_words(Addr base, uint32_t r) {
 } // namespace
 
 WarpTask litmus_mp_kernel(Warp& w, LitmusMpArgs a) {
-  if (w.warp_in_cta() != 0 || w.cta_linear() > 1) co_return;
+  if (w.cta_linear() > 1) co_return;
   const Mask m = w.active() & Mask::all(kWords);
+  if (w.warp_in_cta() != 0) {
+    // Pollers (reader's CTA only): keep reading the data lines, so the
+    // reader's L1 has fills in flight when the reader acquires. A fill
+    // issued before the writer's release must not serve a load issued
+    // after the acquire.
+    if (w.cta_linear() == 0) co_return;
+    for (uint32_t i = 0; i < a.poll_loads; ++i)
+      (void)co_await w.load<uint32_t>(round_words(a.data, (i + w.warp_in_cta()) % a.rounds), m);
+    co_return;
+  }
   const Mask one = Mask::lane(0);
   if (w.cta_linear() == 0) { // the writer
     for (uint32_t r = 0; r < a.rounds; ++r) {
@@ -77,6 +87,8 @@ public:
     args_.rounds = uint32_t(a.u64("rounds", 1, 4096));
     args_.release = scope_arg(a, "release");
     args_.acquire = scope_arg(a, "acquire");
+    pollers_ = uint32_t(a.u64("pollers", 0, 31));
+    args_.poll_loads = pollers_ ? args_.rounds * 16 : 0;
   }
 
   void elaborate(SimContext& ctx, GpuModule& gpu) override {
@@ -113,7 +125,7 @@ private:
     KernelLaunch k;
     k.name = "litmus_mp";
     k.grid = {2, 1, 1};
-    k.block = {kWords, 1, 1};
+    k.block = {kWords * (1 + pollers_), 1, 1};
     k.body = [a = args_](Warp& w) { return litmus_mp_kernel(w, a); };
     h.launch(std::move(k));
     h.synchronize();
@@ -121,6 +133,7 @@ private:
   }
 
   LitmusMpArgs args_;
+  uint32_t pollers_ = 0;
   std::vector<uint32_t> observed_;
   std::unique_ptr<StatGroup> stats_;
   Counter* stale_ = nullptr;
@@ -136,7 +149,10 @@ WorkloadEntry litmus_mp_workload() {
                     "counted in litmus_mp.stale_reads; an error only under device scope)",
                     {{"rounds", "8", "messages (one 128 B data line each)"},
                      {"release", "device", "scope of the writer's release: cta or device"},
-                     {"acquire", "device", "scope of the reader's acquire: cta or device"}}};
+                     {"acquire", "device", "scope of the reader's acquire: cta or device"},
+                     {"pollers", "0",
+                      "more warps in the reader's CTA that keep loading the data lines "
+                      "(16 x rounds loads each): fills in flight at the acquire"}}};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<LitmusMp>(a); }};
 }
 

@@ -20,6 +20,7 @@ struct LitmusMpArgs {
                      // flag `rounds`: the reader is done
   Addr observed = 0; // uint32_t[rounds * 32]: what the reader saw
   uint32_t rounds = 8;
+  uint32_t poll_loads = 0; // loads of each poller warp (workload argument pollers)
   Scope release = Scope::Device, acquire = Scope::Device;
 };
 
