@@ -21,7 +21,8 @@ const L1Spec& checked(const L1Spec& s) {
 } // namespace
 
 L1Core::L1Core(const L1Spec& spec, StatGroup& stats)
-    : spec_(checked(spec)), write_back_(spec.write_policy == "write_back"),
+    : spec_(checked(spec)),
+      write_back_(spec.write_policy == "write_back" || spec.protocol() == AtomicProtocol::Scoped),
       array_(spec.bytes == 0 ? 0 : spec.sets, spec.ways, spec.line_bytes, spec.sector_bytes),
       configured_bytes_(stats.average("configured_bytes", "bytes",
                                       "L1 data capacity per kernel after the SRAM carve-out")),
@@ -43,9 +44,13 @@ L1Core::L1Core(const L1Spec& spec, StatGroup& stats)
       "load_hit_rate", "ratio", "load_hits / loads",
       [&h = load_hits_, &n = loads_](StatView v) { return ratio(h.value(v), n.value(v)); });
   if (spec.protocol() == AtomicProtocol::Hlrc) init_hlrc(stats);
-  write_allocate_ = spec.write_allocate || spec.protocol() == AtomicProtocol::Phi;
-  lazy_fetch_ = spec.write_allocate_fetch == "lazy_on_read";
+  // PHI allocates on a store (its paper's port); the scoped L1 write-combines
+  // (allocates without a fetch; a load fetches only the bytes it lacks).
+  const bool scoped = spec.protocol() == AtomicProtocol::Scoped;
+  write_allocate_ = spec.write_allocate || spec.protocol() == AtomicProtocol::Phi || scoped;
+  lazy_fetch_ = spec.write_allocate_fetch == "lazy_on_read" || scoped;
   if (spec.protocol() == AtomicProtocol::Phi) init_phi(stats);
+  if (spec.protocol() == AtomicProtocol::Scoped) init_scoped(stats);
 }
 
 L1Outcome L1Core::load(Addr line, uint32_t sectors, uint8_t* data, bool replay) {
@@ -114,7 +119,7 @@ std::optional<Writeback> L1Core::evicted(const CacheLine& victim) {
   return wb;
 }
 
-L1Outcome L1Core::store(Addr line, const uint8_t* data, const uint8_t* be, bool replay) {
+L1Outcome L1Core::store_plain(Addr line, const uint8_t* data, const uint8_t* be, bool replay) {
   L1Outcome out;
   out.kind = L1Outcome::Kind::Forward;
   if (!replay) ++stores_;
@@ -207,6 +212,7 @@ std::optional<Writeback> L1Core::atomic(Addr line, uint32_t sectors) {
 
 std::vector<Writeback> L1Core::flush() {
   if (phi_) phi_flush(); // partial values are not dirty data: they leave as Red packets
+  if (scoped_) return scoped_release(); // the kernel end is a system-scope release
   array_.for_each_valid([](const CacheLine& l) {
     if (l.owned)
       throw std::logic_error("L1Core::flush with owned line " + std::to_string(l.line) +

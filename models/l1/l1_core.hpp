@@ -10,6 +10,7 @@
 #pragma once
 
 #include "models/l1/l1_spec.hpp"
+#include "models/scoped/sync_tables.hpp"
 #include "tlmgpu/cache_array.hpp"
 #include "tlmgpu/partial_update.hpp"
 #include "tlmgpu/stats.hpp"
@@ -29,6 +30,8 @@ struct L1Outcome {
   } kind = Kind::Hit;
   uint32_t fetch_sectors = 0;
   std::optional<Writeback> writeback;
+  // Scoped: the sFIFO was full, so its oldest line's dirty bytes leave too.
+  std::optional<Writeback> sfifo_overflow;
 };
 
 class L1Core {
@@ -68,6 +71,27 @@ public:
   // `ways` ways for the kernel (0 = no L1); sets and line size stay. Legal
   // only while empty, i.e. after invalidate_all (throws std::logic_error).
   void set_ways(uint32_t ways);
+
+  // ---- Scoped (l1.atomic_mode = scoped; l1_core_scoped.cpp, README "Scoped") ----
+  // Stores are write-combined (write_back, write_allocate, lazy_on_read:
+  // nothing is fetched for a store). A line gets an sFIFO entry when it is
+  // first dirtied; dirtying a line while the sFIFO is full writes the oldest
+  // entry's line back first (L1Outcome::sfifo_overflow). Every dirty line has
+  // an entry, so draining the sFIFO is what a device-scope release does.
+  bool scoped() const { return scoped_.has_value(); }
+  // Device/system release: every sFIFO entry leaves; the dirty bytes of its
+  // line (if still dirty here) are returned, in sFIFO order; lines stay
+  // valid and clean.
+  std::vector<Writeback> scoped_release();
+  // Device/system acquire (flash invalidation): every clean line is
+  // dropped; a dirty line keeps only its dirty bytes (this SM's own writes,
+  // not yet released), so nothing it may have read from L2 survives.
+  void scoped_acquire();
+  size_t sfifo_size() const { return scoped_ ? scoped_->fifo.size() : 0; }
+  // l1.inject_fault: a release that does not drain, an acquire that does
+  // not invalidate (the module asks; the kernel end drains regardless).
+  bool scoped_skips_drain() const { return scoped_ && scoped_->skip_drain; }
+  bool scoped_skips_invalidate() const { return scoped_ && scoped_->skip_invalidate; }
 
   // Kernel boundary (acquire): drop everything. Throws std::logic_error if a
   // dirty line would be lost (call flush() first in write_back mode).
@@ -129,6 +153,17 @@ public:
   size_t phi_update_lines() const;
 
 private:
+  struct ScopedState {
+    scoped::SFifo fifo;
+    Counter *drains, *lines_flushed, *overflows, *acquires, *lines_invalidated, *lines_trimmed;
+    bool skip_drain = false, skip_invalidate = false;
+  };
+  void init_scoped(StatGroup& stats);
+  L1Outcome store_plain(Addr line, const uint8_t* data, const uint8_t* be, bool replay);
+  // The dirty bytes of `line` (if any) as a Writeback; the line stays valid.
+  std::optional<Writeback> take_dirty_line(Addr line);
+  std::optional<ScopedState> scoped_;
+
   struct PhiState {
     Counter *updates, *hits, *misses, *update_evictions, *data_evictions, *data_conversions,
         *op_mismatch, *conflict, *flush_packets, *packets, *merged_lanes, *packet_lanes;

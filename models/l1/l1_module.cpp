@@ -58,15 +58,15 @@ TargetPort::Hooks L1Module::target_hooks() {
 
 // ---------------------------------------------------------------- LT mode --
 
-void L1Module::lt_write_back(const Writeback& wb, Cycle at) {
-  if (wb.owned) { // an owned victim: its release goes to the home, not as a store
-    hlrc_release(wb, at, HlrcRelease::Eviction);
-    return;
-  }
+Cycle L1Module::lt_write_back(const Writeback& wb, Cycle at) {
+  if (wb.owned) // an owned victim: its release goes to the home, not as a store
+    return hlrc_release(wb, at, HlrcRelease::Eviction);
   GpuPayload* p = make_write_back_payload(ctx_.pool, wb, spec_.line_bytes, spec_.sector_bytes, sm_);
   sc_time d = ctx_.timed() ? clk_.until(at) : SC_ZERO_TIME;
+  const sc_time base = sc_time_stamp();
   down.b_transport(*p, d);
   p->release();
+  return ctx_.timed() ? clk_.at_or_after(base + d) : at;
 }
 
 Cycle L1Module::lt_fetch(Addr line, uint32_t sectors, uint16_t sm, Cycle start) {
@@ -105,7 +105,8 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
   for (bool replay = false;; replay = true) {
     Step s = serve(t, replay, ready);
     if (s.writeback) lt_write_back(*s.writeback, ready);
-    if (s.phi_partials) phi_send(ready); // off the critical path
+    if (s.overflow) lt_write_back(*s.overflow, ready); // off the critical path
+    if (s.phi_partials) phi_send(ready);               // off the critical path
     if (s.kind == Step::Kind::Fetch && !replay) {
       // A write-through store is offered with the fetch, not after it:
       // offered a round trip ahead of everyone else, it would book the
@@ -191,6 +192,7 @@ bool L1Module::attempt(Payload& t, bool replay) {
   }
   const Step s = serve(t, replay || &t == counted_head_, clk_.now());
   if (s.writeback) write_back(*s.writeback); // before the request and PHI's partials
+  if (s.overflow) write_back(*s.overflow);
   if (s.phi_partials) phi_send(clk_.now());
   switch (s.kind) {
   case Step::Kind::Done:
@@ -252,6 +254,7 @@ void L1Module::on_down_response(Payload& r) {
     ~Restore() { w = v; }
   } restore{waker_, outer};
   --in_flight_;
+  if (core_.scoped() && in_flight_ == 0) wake(); // a scoped fence waits for this (fence_attempt)
   if (phi_landed(r)) return;
   GpuAccess& a = access_of(r);
   if (a.kind == AccessKind::Eviction) {

@@ -64,6 +64,7 @@ private:
     } kind = Kind::Done;
     uint32_t fetch_sectors = 0;
     std::optional<Writeback> writeback; // dirty bytes that reach L2 before the request
+    std::optional<Writeback> overflow;  // scoped: the sFIFO's oldest line, made room for
     bool phi_partials = false;          // PHI: the core's outbox goes down after `writeback`
   };
   // `replay`: the core counted this request already. `now`: when PHI
@@ -73,7 +74,7 @@ private:
   // LT / functional
   void b_transport(Payload& t, sc_core::sc_time& delay);
   Cycle lt_fetch(Addr line, uint32_t sectors, uint16_t sm, Cycle start);
-  void lt_write_back(const Writeback& wb, Cycle at);
+  Cycle lt_write_back(const Writeback& wb, Cycle at); // returns when it reached L2
   // AT
   void kick();
   void wake(); // something that may unblock a stalled head happened
@@ -91,6 +92,9 @@ private:
   // back, releases and invalidates as the protocol says, then is answered.
   Cycle lt_fence(const GpuAccess& a, Cycle arrival);
   bool fence_attempt(Payload& t);
+  // Scoped (l1_fence_module.cpp): a device/system release drains the sFIFO,
+  // an acquire flash-invalidates; returns the cycle the last write-back landed.
+  Cycle scoped_fence(const GpuAccess& a, Cycle at);
   // hLRC (l1_hlrc_module.cpp): the ownership request of a Step::Own.
   struct Hlrc;
   void hlrc_init();

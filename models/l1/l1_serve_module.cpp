@@ -48,6 +48,7 @@ L1Module::Step L1Module::serve(Payload& t, bool replay, Cycle now) {
     }
   } else if (a.kind == AccessKind::Store) {
     out = core_.store(line, t.get_data_ptr(), t.get_byte_enable_ptr(), replay);
+    s.overflow = std::move(out.sfifo_overflow);
   } else if (a.is_rmw() && hlrc_) {
     if (core_.local_atomic(a, line)) { // hLRC: owned here, performed here
       a.serviced_by = GpuAccess::Level::L1;

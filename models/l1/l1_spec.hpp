@@ -10,14 +10,16 @@ namespace tlmgpu {
 
 // How the L1 treats atomics and what it buffers (l1.atomic_mode); read once
 // at construction, so no block compares the strings per request.
-enum class AtomicProtocol : uint8_t { Bypass, Phi, Hlrc };
+// Scoped: the HRF-scoped L1 of seed-002 (write-combining, an sFIFO of dirty
+// lines drained by device-scope releases, flash invalidation by acquires).
+enum class AtomicProtocol : uint8_t { Bypass, Phi, Hlrc, Scoped };
 
 struct L1Spec {
   uint32_t bytes = 0, ways = 0, line_bytes = 0, sector_bytes = 0, latency = 0, mshr_entries = 0,
            mshr_max_merge = 0, input_queue = 0;
-  std::string write_policy, atomic_mode, carveout, write_allocate_fetch;
+  std::string write_policy, atomic_mode, carveout, write_allocate_fetch, inject_fault;
   int32_t carveout_adjust_bytes = 0;
-  uint32_t size_factor = 1;
+  uint32_t size_factor = 1, sfifo_entries = 16;
   bool write_allocate = false;
 
   template <class V>
@@ -54,18 +56,29 @@ struct L1Spec {
              "write-allocate store miss: on_write fetches the missing sectors it writes partly "
              "before writing (GPGPU-Sim F); lazy_on_read writes at once, keeps per-byte valid "
              "bits and fetches a sector only when a load needs bytes it lacks (GPGPU-Sim L)");
-    v.choice(atomic_mode, "atomic_mode", "bypass", {"bypass", "phi", "hlrc"},
-             "device atomics: bypass (performed at L2, NVIDIA), phi (commutative reds buffered "
-             "as update-only L1 lines, seed-000 PHI) or hlrc (line ownership, performed in the "
-             "owner's L1, seed-000 hLRC)");
+    v.choice(atomic_mode, "atomic_mode", "bypass", {"bypass", "phi", "hlrc", "scoped"},
+             "L1 protocol policy: bypass (atomics performed at L2, NVIDIA), phi (commutative "
+             "reds buffered as update-only L1 lines, seed-000 PHI), hlrc (line ownership, "
+             "atomics performed in the owner's L1, seed-000 hLRC) or scoped (HRF-scoped L1 of "
+             "seed-002: write-combining, dirty lines in an sFIFO drained by device/system "
+             "releases, flash invalidation by device/system acquires; implies write_back, "
+             "write_allocate and lazy_on_read)");
+    v.param(sfifo_entries, "sfifo_entries", 16, Range{1, 4096}, "lines",
+            "atomic_mode = scoped: dirty lines the sFIFO tracks; dirtying one more writes the "
+            "oldest back to L2 (seed-002 Table 1: 16)");
+    v.choice(inject_fault, "inject_fault", "none",
+             {"none", "skip_release_drain", "skip_acquire_invalidate"},
+             "atomic_mode = scoped, for the tests that must catch it: a device/system release "
+             "leaves the sFIFO undrained, or an acquire leaves the L1's copies valid");
   }
 
   uint32_t sets = 0, sectors_per_line = 0;
   void derive();
   AtomicProtocol protocol() const {
-    return atomic_mode == "phi"    ? AtomicProtocol::Phi
-           : atomic_mode == "hlrc" ? AtomicProtocol::Hlrc
-                                   : AtomicProtocol::Bypass;
+    return atomic_mode == "phi"      ? AtomicProtocol::Phi
+           : atomic_mode == "hlrc"   ? AtomicProtocol::Hlrc
+           : atomic_mode == "scoped" ? AtomicProtocol::Scoped
+                                     : AtomicProtocol::Bypass;
   }
   // Does the protocol keep state in the L1 (so it needs l1 ways > 0)?
   bool protocol_needs_l1() const { return protocol() != AtomicProtocol::Bypass; }

@@ -179,7 +179,8 @@ private:
   bool ordered_step(uint32_t slot,
                     Cycle now);   // issue(): a release/acquire half instead of the access
   bool ordered_done(WarpSlot& w); // advance(): false while the sequence goes on
-  GpuPayload* fence_payload(Scope scope, FenceKind kind, uint32_t slot); // slot kNoWarp: kernel end
+  GpuPayload* fence_payload(Scope scope, FenceKind kind, uint32_t slot, // slot kNoWarp: kernel end
+                            MemOrder order = MemOrder::SeqCst);
   void barrier(uint32_t slot, Cycle now);
   void send_ordering(uint32_t slot, Cycle now, FenceKind kind); // a fence or barrier request
   Cycle cur_cycle() const; // the SM's own cycle (lt: its local time)

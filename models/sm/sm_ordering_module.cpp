@@ -225,12 +225,12 @@ void SmModule::fence(uint32_t slot, Cycle now) {
 // what the L1 and its protocol buffer (dirty bytes, PHI lines, hLRC owned
 // lines) reaches L2 before the answer, and the L1 drops its copies (the
 // acquire of GPU VI protocols). The warp goes on at the answer.
-GpuPayload* SmModule::fence_payload(Scope scope, FenceKind kind, uint32_t slot) {
+GpuPayload* SmModule::fence_payload(Scope scope, FenceKind kind, uint32_t slot, MemOrder order) {
   GpuAccess a;
   a.kind = AccessKind::Fence;
   a.fence = kind;
   a.scope = scope;
-  a.order = MemOrder::SeqCst;
+  a.order = order;
   a.src_sm = id;
   a.src_warp = uint16_t(slot);
   a.src_cta = slot == kNoWarp ? 0 : ctas_[warps_[slot].cta_slot].cta;
@@ -267,7 +267,15 @@ Cycle SmModule::kernel_end_release(Cycle at) {
 void SmModule::send_ordering(uint32_t slot, Cycle now, FenceKind kind) {
   WarpSlot& w = warps_[slot];
   const bool barrier = kind == FenceKind::Barrier;
-  GpuPayload* p = fence_payload(barrier ? Scope::Cta : w.warp->pending()->scope, kind, slot);
+  // Which half of an ordered access this is (Release before it, Acquire
+  // after it), so a protocol that treats them apart (drain vs invalidate)
+  // can; a fence instruction carries its own order, a barrier orders both.
+  using O = WarpSlot::Ordered;
+  const MemOrder order = barrier                     ? MemOrder::SeqCst
+                         : w.ordered == O::Release   ? MemOrder::Release
+                         : w.ordered == O::Acquiring ? MemOrder::Acquire
+                                                     : w.warp->pending()->order;
+  GpuPayload* p = fence_payload(barrier ? Scope::Cta : w.warp->pending()->scope, kind, slot, order);
   if (ctx_.at()) {
     mark_in_flight(*p, InFlight{slot, 0, 0, false, barrier, !barrier});
     ++w.outstanding;
