@@ -14,13 +14,26 @@ IruLayout::IruLayout(uint32_t slices_per_partition, uint32_t line_bytes,
 
 std::vector<IruLayout::Line> IruLayout::lines(const IruConfig& c, uint32_t p) const {
   std::vector<Line> out;
+  if (!c.gather.empty()) {
+    for (uint32_t i = 0; i < c.n;) {
+      const Addr a = c.gather[i], l = a / line_ * line_;
+      uint32_t j = i + 1;
+      while (j < c.n && c.gather[j] == c.gather[j - 1] + 4 && c.gather[j] < l + line_)
+        ++j;
+      const uint32_t s = slice_of_(l);
+      if (s / per_ == p) out.push_back({l, false, i, j, a, s % per_});
+      i = j;
+    }
+    return out;
+  }
   auto scan = [&](Addr base, bool secondary) {
     const Addr end = base + 4 * c.n;
     for (Addr l = base / line_ * line_; l < end; l += line_) {
       const uint32_t s = slice_of_(l);
       if (s / per_ != p) continue;
       const Addr lo = std::max(l, base), hi = std::min<Addr>(l + line_, end);
-      out.push_back({l, secondary, uint32_t((lo - base) / 4), uint32_t((hi - base) / 4), s % per_});
+      out.push_back(
+          {l, secondary, uint32_t((lo - base) / 4), uint32_t((hi - base) / 4), lo, s % per_});
     }
   };
   scan(c.indices, false);

@@ -34,10 +34,13 @@ public:
     Addr addr;
     bool secondary;       // a line of the secondary array (else of indices)
     uint32_t first, last; // the positions it holds: [first, last)
+    Addr word0;           // where position `first`'s word is (the next ones follow)
     uint32_t slot;        // which of the partition's memory ports reaches it
   };
   // Partition p's lines of both arrays, in position order (an index line
-  // before the secondary line of the same positions).
+  // before the secondary line of the same positions). A gather
+  // configuration: a line per run of consecutive positions whose words are
+  // consecutive within one line (a line two runs share is read twice).
   std::vector<Line> lines(const IruConfig& c, uint32_t p) const;
   uint32_t partition_of(Addr a) const { return slice_of_(a) / per_; }
   // The partition that pairs position `pos` (holds indices[pos]).

@@ -71,7 +71,9 @@ bool IruControl::configure(const IruConfig& c, const DeviceMemory& mem) {
        << " bytes) is outside every device allocation";
     throw ConfigError(os.str());
   };
-  check("indices", c.indices, 4 * c.n);
+  if (c.gather.empty()) check("indices", c.indices, 4 * c.n);
+  for (Addr a : c.gather)
+    check("gather word", a, 4);
   check("secondary", c.secondary, c.secondary ? 4 * c.n : 0);
   for (uint32_t p = 0; p < partitions_; ++p)
     if (!parts_[p]) throw ConfigError("IRU: partition " + std::to_string(p) + " was not built");
@@ -280,11 +282,10 @@ void IruModule::on_mem_response(Payload& t) {
 void IruModule::on_line(uint32_t k, const uint8_t* data, Cycle at) {
   const IruLayout::Line& l = lines_[k];
   const IruConfig& c = control_.config();
-  const Addr base = l.secondary ? c.secondary : c.indices;
   ++lines_read_;
   for (uint32_t pos = l.first; pos < l.last; ++pos) {
     uint32_t w;
-    std::memcpy(&w, data + (base + 4ull * pos - l.addr), 4);
+    std::memcpy(&w, data + (l.word0 + 4ull * (pos - l.first) - l.addr), 4);
     if (!l.secondary && !c.secondary) {
       classify({w, 0, pos}, at);
       continue;

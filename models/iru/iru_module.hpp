@@ -131,6 +131,11 @@ private:
   void answer(Payload& t, const IruCore::Reply& r, Cycle waited);
   void companion(Payload& t, uint32_t line);
   Cycle ring_cycles(const IruCore::Reply& r) const;
+  // A warp's request waits at most timeout_cycles; the ISCU's pre-processing
+  // (a gather configuration) is answered only with full sets and at the
+  // drain (thesis §6.2: results go out when entries are ready or the input
+  // is exhausted), so a set is never replied, and forgotten, half-filtered.
+  bool times_out() const { return control_.config().gather.empty(); }
 
   SimContext& ctx_;
   const IruSpec& spec_;

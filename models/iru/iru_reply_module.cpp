@@ -90,7 +90,8 @@ void IruModule::req_b_transport(Payload& t, sc_time& d) {
   }
   ++requests_;
   const Cycle at = ctx_.timed() ? clk_.at_or_after(sc_time_stamp() + d) : 0;
-  auto r = control_.core().reply_by(index_, kLanes, at, spec_.timeout_cycles);
+  auto r = control_.core().reply_by(index_, kLanes, at,
+                                    times_out() ? spec_.timeout_cycles : kIruNever / 4);
   if (!r)
     throw SimError(std::string(name()) + ": a load_iru that nothing can answer (" +
                    std::to_string(control_.core().remaining()) +
@@ -123,7 +124,7 @@ void IruModule::serve(Cycle now) {
   IruCore& core = control_.core();
   while (!waiting_.empty()) {
     const Waiting w = waiting_.front();
-    auto r = core.reply(index_, kLanes, now >= w.since + spec_.timeout_cycles, now,
+    auto r = core.reply(index_, kLanes, times_out() && now >= w.since + spec_.timeout_cycles, now,
                         control_.idle_mask());
     if (!r) break; // the oldest first: a younger one waits behind it
     answer(*w.t, *r, now - w.since);
@@ -134,7 +135,7 @@ void IruModule::serve(Cycle now) {
 }
 
 Cycle IruModule::next_timeout(Cycle now) const {
-  if (waiting_.empty()) return kIruNever;
+  if (waiting_.empty() || !times_out()) return kIruNever;
   const Cycle due = waiting_.front().since + spec_.timeout_cycles;
   return due > now ? due : kIruNever; // timed out: it waits for data, not for time
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tlmgpu {
 
@@ -39,10 +40,22 @@ struct IruConfig {
   Addr indices = 0, secondary = 0;
   uint64_t n = 0;
   std::optional<IruMerge> merge; // unset: the platform's iru.merge
+  // The ISCU (models/scu README, "ISCU"): the SCU's pre-processing fetches,
+  // redirected to the partitions. Position i's index is the 4-byte word at
+  // gather[i] (each partition reads the lines of its own slices); `indices`
+  // is unused. Empty: the `indices` array, as configure_iru.
+  std::vector<Addr> gather;
 
   // Empty, or what is wrong (one line naming the field).
   std::string problem() const {
     if (!elem_bytes || elem_bytes > 1024) return "elem_bytes must be 1..1024";
+    if (!gather.empty()) {
+      if (n != gather.size()) return "gather: n must be the number of gathered words";
+      if (secondary) return "gather: no secondary array (the SCU's filter keys one word)";
+      for (Addr a : gather)
+        if (a % 4) return "gather: every word must be 4-byte aligned";
+      return "";
+    }
     if (n && !indices) return "indices: no array";
     if (n > 0xffffffffull) return "n: positions are 32-bit (at most 2^32 - 1 elements)";
     if (indices % 4 || secondary % 4) return "indices and secondary must be 4-byte aligned";

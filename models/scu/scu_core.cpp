@@ -39,8 +39,9 @@ std::string ScuCommand::problem() const {
   if (filter != ScuFilter::None) {
     if (op == ScuOp::Bitmask) return "filter: a bitmask operation has no elements to filter";
     if (elem_bytes != 4) return "filter: the unique filter keys 4-byte elements";
-    if (!hash.base || !hash.sets) return "filter: no hash table (hash.base, hash.sets)";
-    if (hash.ways < 1 || hash.ways > 32) return "filter: hash.ways must be 1..32";
+    // No table at all is the ISCU's case (the module checks scu.filter_unit).
+    if (!hash.base != !hash.sets) return "filter: hash.base and hash.sets go together";
+    if (hash.sets && (hash.ways < 1 || hash.ways > 32)) return "filter: hash.ways must be 1..32";
   }
   return "";
 }

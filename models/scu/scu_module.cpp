@@ -24,7 +24,12 @@ ScuModule::ScuModule(sc_core::sc_module_name n, SimContext& ctx, const ScuSpec& 
           stats_.counter("merged_groups", "", "element groups served by a read already in flight")),
       filtered_(stats_.counter("filtered", "elements", "elements the filter dropped")),
       hash_reads_(stats_.counter("hash_reads", "lines", "hash set lines read by the filter")),
-      hash_writes_(stats_.counter("hash_writes", "lines", "hash set lines written by the filter")) {
+      hash_writes_(stats_.counter("hash_writes", "lines", "hash set lines written by the filter")),
+      iru_elements_(stats_.counter("iru_elements", "elements",
+                                   "ISCU (filter_unit = iru): elements filtered in the IRU "
+                                   "partitions, each a probe the in-memory hash did not make")),
+      iru_replies_(
+          stats_.counter("iru_replies", "lines", "ISCU: reply lines taken from the IRU windows")) {
   ctx.shared<ScuModule*>("scu", [] { return new ScuModule*(nullptr); }) = this;
 }
 
@@ -64,7 +69,9 @@ GpuPayload* ScuModule::make(const Req& r) {
 
 void ScuModule::on_response(Payload& t) {
   auto& p = static_cast<GpuPayload&>(t);
-  if (p.get_command() == tlm::TLM_READ_COMMAND)
+  if (pulling_)
+    take_reply(p.data()); // only window lines are read while pulling
+  else if (p.get_command() == tlm::TLM_READ_COMMAND)
     lines_[p.get_address()].assign(p.data(), p.data() + ctx_.net.line_bytes);
   p.release();
   --outstanding_;
@@ -173,7 +180,13 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
   if (c.op == ScuOp::Bitmask || c.op == ScuOp::Data || c.op == ScuOp::Replication)
     check_range(mem, c, "data", c.data, uint64_t(c.elem_bytes) * c.n);
   const unsigned lb = ctx_.net.line_bytes;
-  if (c.filter != ScuFilter::None) {
+  // The ISCU: filtering in the IRU partitions, no table in memory.
+  const bool via_iru = c.filter != ScuFilter::None && spec_.filter_unit == "iru";
+  if (c.filter != ScuFilter::None && !via_iru) {
+    if (!c.hash.sets)
+      throw ConfigError("SCU " + std::string(c.name()) +
+                        ": filter: no hash table (hash.base, hash.sets); scu.filter_unit = hash "
+                        "filters with a table in device memory");
     check_range(mem, c, "hash", c.hash.base, c.hash.bytes());
     if (c.hash.ways * 4 > lb || c.hash.base % (c.hash.ways * 4))
       throw ConfigError("SCU " + std::string(c.name()) + ": hash sets of " +
@@ -195,32 +208,8 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
     w.push_back({tail_line, true, at, tail, tail_be});
     std::fill(tail_be.begin(), tail_be.end(), 0);
   };
-  for (uint64_t k = 0; k < core.chunks(); ++k) {
-    lines_.clear();
-    // 1. Vector parameters into the vector FIFO.
-    std::vector<Req> vec;
-    for (Addr l : core.vector_lines(k))
-      vec.push_back({l, false, 0, {}, {}});
-    vector_reads_ += vec.size();
-    transfer(vec);
-    // 2-3. Data addresses at `width` per cycle, coalesced, fetched in order.
-    const std::vector<ScuElement> elems = core.elements(k, rd);
-    if (c.op == ScuOp::Access || c.op == ScuOp::AccessExpansion)
-      for (const ScuElement& e : elems)
-        check_range(mem, c, "data element", e.addr, c.elem_bytes);
-    const std::vector<ScuLineRequest> dreq = core.data_requests(elems);
-    std::vector<Req> data;
-    uint64_t groups = 0;
-    for (const auto& r : dreq) {
-      data.push_back({r.line, false, spec_.stage_cycles + groups, {}, {}});
-      groups += r.groups;
-      merged_groups_ += r.groups - 1;
-    }
-    data_reads_ += data.size();
-    transfer(data);
-    // 4. The data store: output bytes into whole-line writes.
-    std::vector<uint8_t> bytes = core.output(k, elems, rd);
-    if (c.filter != ScuFilter::None) bytes = filter_chunk(c, bytes);
+  // 4. The data store: output bytes into whole-line writes.
+  auto store = [&](const std::vector<uint8_t>& bytes, bool last) {
     const uint64_t out_elems = (out_bytes + bytes.size()) / core.out_elem_bytes();
     if (out_elems > c.out_capacity)
       throw ConfigError("SCU " + std::string(c.name()) + ": output of at least " +
@@ -237,10 +226,44 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
       tail_be[a - line] = 0xff;
     }
     out_bytes += bytes.size();
-    if (k + 1 == core.chunks()) flush_tail(w, spec_.stage_cycles + bytes.size() / 4 / spec_.width);
+    if (last) flush_tail(w, spec_.stage_cycles + bytes.size() / 4 / spec_.width);
     writes_ += w.size();
     transfer(w);
+  };
+  std::vector<Addr> words; // via_iru: the data elements, in output order
+  for (uint64_t k = 0; k < core.chunks(); ++k) {
+    lines_.clear();
+    // 1. Vector parameters into the vector FIFO.
+    std::vector<Req> vec;
+    for (Addr l : core.vector_lines(k))
+      vec.push_back({l, false, 0, {}, {}});
+    vector_reads_ += vec.size();
+    transfer(vec);
+    // 2-3. Data addresses at `width` per cycle, coalesced, fetched in order.
+    const std::vector<ScuElement> elems = core.elements(k, rd);
+    if (c.op == ScuOp::Access || c.op == ScuOp::AccessExpansion)
+      for (const ScuElement& e : elems)
+        check_range(mem, c, "data element", e.addr, c.elem_bytes);
+    if (via_iru) { // the data fetches go to the IRU, not back to the SCU
+      for (const ScuElement& e : elems)
+        words.insert(words.end(), e.repeat, e.addr);
+      continue;
+    }
+    const std::vector<ScuLineRequest> dreq = core.data_requests(elems);
+    std::vector<Req> data;
+    uint64_t groups = 0;
+    for (const auto& r : dreq) {
+      data.push_back({r.line, false, spec_.stage_cycles + groups, {}, {}});
+      groups += r.groups;
+      merged_groups_ += r.groups - 1;
+    }
+    data_reads_ += data.size();
+    transfer(data);
+    std::vector<uint8_t> bytes = core.output(k, elems, rd);
+    if (c.filter != ScuFilter::None) bytes = filter_chunk(c, bytes);
+    store(bytes, k + 1 == core.chunks());
   }
+  if (via_iru && !words.empty()) store(filter_in_iru(c, words, mem), true);
   const uint64_t produced = out_bytes / core.out_elem_bytes();
   ++ops_;
   elements_in_ += c.n;

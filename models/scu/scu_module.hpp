@@ -52,6 +52,12 @@ private:
   // hash sets it probes are read (one L2 access per cycle), probed in
   // element order, and the sets it changed written back.
   std::vector<uint8_t> filter_chunk(const ScuCommand& c, const std::vector<uint8_t>& in);
+  // The ISCU (scu_iru_module.cpp): `words` (the filtered operation's
+  // data elements, in output order) go to the IRU partitions, whose hash
+  // drops duplicates; the SCU takes the survivors from their windows.
+  std::vector<uint8_t> filter_in_iru(const ScuCommand& c, const std::vector<Addr>& words,
+                                     const DeviceMemory& mem);
+  void take_reply(const uint8_t* line); // one window reply: active lanes into iru_out_
   static void check_range(const DeviceMemory& mem, const ScuCommand& c, const char* what, Addr a,
                           uint64_t bytes);
 
@@ -64,8 +70,10 @@ private:
   std::unordered_map<Addr, uint8_t> victim_;                  // round-robin pointer per hash set
   sc_core::sc_event answered_;
   uint64_t outstanding_ = 0;
+  bool pulling_ = false, iru_done_ = false; // at: replies of the IRU windows are arriving
+  std::vector<uint8_t> iru_out_;            // the elements they carried
   Counter &ops_, &cycles_, &elements_in_, &elements_out_, &vector_reads_, &data_reads_, &writes_,
-      &merged_groups_, &filtered_, &hash_reads_, &hash_writes_;
+      &merged_groups_, &filtered_, &hash_reads_, &hash_writes_, &iru_elements_, &iru_replies_;
 };
 
 // The block type `scu` (scu_blocks.cpp): one port `mem`, an initiator bound

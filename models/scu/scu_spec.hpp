@@ -5,13 +5,15 @@
 #include "tlmgpu/params.hpp"
 
 #include <cstdint>
+#include <string>
 
 namespace tlmgpu {
 
 struct ScuSpec {
   uint32_t width = 0, coalescer_entries = 0, coalescer_merge = 0, vector_fifo_bytes = 0,
-           fetch_fifo_bytes = 0, stage_cycles = 0;
+           fetch_fifo_bytes = 0, stage_cycles = 0, iru_requests = 0;
   double clock_mhz = 0;
+  std::string filter_unit;
 
   template <class V>
   void visit(V& v) {
@@ -32,6 +34,14 @@ struct ScuSpec {
             "bounded by it");
     v.param(stage_cycles, "stage_cycles", 1, Range{0, 1000}, "cycles",
             "latency of each pipeline stage (address generation, bitmask, data store)");
+    v.choice(filter_unit, "filter_unit", "hash", {"hash", "iru"},
+             "where a filtering command is filtered: hash = the Filtering/Grouping unit with "
+             "its hash table in device memory through L2 (thesis Ch. 4); iru = the ISCU (Ch. "
+             "6): the data fetches go to the IRU partition holding each line and its "
+             "reordering hash drops duplicates, no table in memory (needs iru blocks)");
+    v.param(iru_requests, "iru_requests", 32, Range{1, 4096}, "requests",
+            "filter_unit = iru: reply requests the SCU keeps outstanding at the IRU windows "
+            "(the Data Replier pushes results as sets fill; here the SCU asks) [A]");
   }
   void derive() {}
 };

@@ -11,6 +11,9 @@
 //        needs a platform with an SCU (examples/scu/);
 //   scu-filter  scu with the expansion filtered inline by the SCU's unique
 //        filter (a hash table in device memory, through L2);
+//   iscu  scu-filter on the ISCU (scu.filter_unit = iru, examples/iscu/): the
+//        IRU partitions filter the expansion within each operation, no
+//        table in memory;
 //   edge-frontier  GPU `bfs_expand` writes the edge frontier (expand_arcs:
 //        warp-cooperative for long lists), GPU `bfs_contract` claims one element
 //        per thread and appends the winners (the thesis' phases, seed-003
@@ -24,6 +27,7 @@
 #include "workloads/graph_apps/bfs.hpp"
 
 #include "models/host/host_module.hpp"
+#include "models/iru/iru_module.hpp"
 #include "models/scu/scu_module.hpp"
 #include "workloads/graph_apps/edge_frontier.hpp"
 #include "workloads/graph_apps/graph_app.hpp"
@@ -118,8 +122,8 @@ class BfsFrontier : public GraphApp {
 public:
   explicit BfsFrontier(const WorkloadArgs& a) : GraphApp("bfs-frontier", a, false) {
     source_ = pick_source(a);
-    version_ = edge_frontier_version(a, {"scu", "scu-filter"});
-    filter_ = version_ == "scu-filter";
+    version_ = edge_frontier_version(a, {"scu", "scu-filter", "iscu"});
+    filter_ = version_ == "scu-filter" || version_ == "iscu";
     scu_ = version_ == "scu" || filter_;
     hash_sets_ = uint32_t(a.u64("hash_sets", 0, 1u << 26));
   }
@@ -130,6 +134,18 @@ public:
       throw ConfigError("workload argument version: " + version_ +
                         " needs a platform with an SCU (a block of type scu, e.g. "
                         "examples/scu/gtx980-scu.json)");
+    // The filter's unit is the platform's (scu.filter_unit): each version
+    // names the one it measures, so a run cannot report the other's numbers.
+    const std::string& unit = ctx.platform.scu.filter_unit;
+    if (version_ == "iscu" &&
+        (unit != "iru" || !IruControl::of(ctx) || !IruControl::of(ctx)->enabled()))
+      throw ConfigError("workload argument version: iscu needs a platform whose SCU filters in "
+                        "the IRU (scu.filter_unit = iru, blocks of type iru, iru.enabled; e.g. "
+                        "examples/iscu/gtx980-iscu.json)");
+    if (version_ == "scu-filter" && unit != "hash")
+      throw ConfigError("workload argument version: scu-filter filters with a table in memory, "
+                        "but this platform's SCU filters in the IRU (scu.filter_unit = iru): "
+                        "use version=iscu");
     iru_.elaborate(ctx, version_, block_);
     GraphApp::elaborate(ctx, gpu);
   }
@@ -167,7 +183,7 @@ protected:
       a.edges = h.malloc(4 * edges, "edge_frontier");
       a.edge_count = h.malloc(4, "edge_count");
     }
-    if (filter_) {
+    if (filter_ && version_ == "scu-filter") {
       // The expansion's unique filter (its own table, seed-003 P13): 16-way
       // sets, by default as many entries as vertices.
       hash_.sets = hash_sets_ ? hash_sets_ : std::max<uint32_t>(1, (g.n + 15) / 16);
@@ -224,7 +240,7 @@ private:
     if (!ne) return 0;
     // No merge named: the platform's iru.merge (none by default, as the
     // thesis' BFS: reorder only).
-    a.src = iru_.arm(ctx, h, {a.depth, 4, a.edges, 0, ne, {}});
+    a.src = iru_.arm(ctx, h, {a.depth, 4, a.edges, 0, ne, {}, {}});
     h.memset(a.count, 0, 4);
     launch_threads(h, "bfs_contract", ne, [a](Warp& w) { return contract_edges(w, a); });
     h.synchronize();
@@ -245,7 +261,8 @@ private:
     if (filter_) {
       // Inline unique filtering (the thesis' enhanced BFS): a vertex already
       // in an edge frontier, this level or an earlier one, is not expanded
-      // again; the CAS in `contract` stays the exact check.
+      // again; the CAS in `contract` stays the exact check. iscu: no table
+      // (hash_ stays empty), the IRU drops duplicates of this expansion.
       ex.filter = ScuFilter::Unique;
       ex.hash = hash_;
     }
@@ -281,11 +298,12 @@ WorkloadEntry bfs_frontier_workload() {
   WorkloadInfo info{
       "bfs-frontier",
       "queue-based BFS, expansion and contraction phases (seed-003): version=gpu "
-      "(atomic queue), scu (compactions on the stream compaction unit), edge-frontier (expansion "
+      "(atomic queue), scu (compactions on the stream compaction unit; scu-filter, iscu: the "
+      "expansion filtered in memory or in the IRU), edge-frontier (expansion "
       "and contraction kernels) or iru (the contraction on the IRU)",
       graph_args(
           {source_arg(),
-           {"version", "gpu", "gpu | scu | scu-filter | edge-frontier | iru"},
+           {"version", "gpu", "gpu | scu | scu-filter | iscu | edge-frontier | iru"},
            {"hash_sets", "0", "scu-filter: sets of the 16-way filter table (0 = vertices / 16)"}})};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<BfsFrontier>(a); }};
 }

@@ -259,7 +259,7 @@ private:
       h.synchronize();
       const uint32_t ne = h.download<uint32_t>(a.edge_count, 1)[0];
       if (!ne) break;
-      a.src = iru_.arm(ctx, h, {a.dist, 4, a.edges, a.costs, ne, IruMerge::MinU32});
+      a.src = iru_.arm(ctx, h, {a.dist, 4, a.edges, a.costs, ne, IruMerge::MinU32, {}});
       launch_threads(h, "sssp_contract", ne, [a](Warp& w) { return sssp_contract(w, a); });
       h.synchronize();
       iru_.finish(ctx);

@@ -316,6 +316,37 @@ TEST_CASE("iru layout: a partition prefetches only its own lines and halves pair
   REQUIRE(pair.waiting() == 0);
 }
 
+TEST_CASE("iru layout: a gather configuration reads each word once, by runs", "[iru]") {
+  // The ISCU's element addresses: two CSR runs (the second crosses a line
+  // boundary and repeats the first's last word), then a lone word.
+  IruLayout lay(1, 128, [](Addr a) { return uint32_t(a / 128 % 2); });
+  IruConfig c;
+  for (Addr a = 0x1000 + 120; a < 0x1000 + 128; a += 4) // 2 words, line 0x1000
+    c.gather.push_back(a);
+  for (Addr a = 0x1000 + 124; a < 0x1000 + 136; a += 4) // 3 words: lines 0x1000, 0x1080
+    c.gather.push_back(a);
+  c.gather.push_back(0x3000);
+  c.n = c.gather.size();
+  REQUIRE(c.problem().empty());
+  std::vector<uint32_t> seen(c.n, 0);
+  for (uint32_t p = 0; p < 2; ++p)
+    for (const auto& l : lay.lines(c, p)) {
+      REQUIRE(lay.partition_of(l.addr) == p);
+      REQUIRE(l.word0 == c.gather[l.first]);
+      for (uint32_t pos = l.first; pos < l.last; ++pos) {
+        ++seen[pos];
+        REQUIRE(c.gather[pos] / 128 * 128 == l.addr); // within the line read
+      }
+    }
+  REQUIRE(seen == std::vector<uint32_t>(c.n, 1));
+  REQUIRE(lay.lines(c, 0).size() == 3); // 0x1000 twice (two runs), 0x3000
+  REQUIRE(lay.lines(c, 1).size() == 1); // 0x1080
+  c.secondary = 0x8000;
+  REQUIRE(c.problem().find("gather") != std::string::npos);
+  c.secondary = 0, c.n = 2;
+  REQUIRE(c.problem().find("gather") != std::string::npos);
+}
+
 TEST_CASE("iru configurations are checked", "[iru]") {
   IruConfig c;
   c.n = 4;

@@ -162,12 +162,14 @@ TEST_CASE("SCU unique filter: duplicates dropped while held, never a first sight
     REQUIRE(scu_unique_filter(x, big.data(), 16, &v2));
 }
 
-TEST_CASE("SCU filter commands need a table of 4-byte keys", "[scu]") {
+TEST_CASE("SCU filter commands key 4-byte elements, with a whole table or none", "[scu]") {
   ScuCommand c;
   c.op = ScuOp::Data, c.n = 1, c.data = D, c.mask = M, c.out = 0x90000;
   c.filter = ScuFilter::Unique;
+  REQUIRE(c.problem().empty()); // no table: the ISCU's filter (scu.filter_unit = iru)
+  c.hash.base = 0x100000;
   REQUIRE(c.problem().find("hash") != std::string::npos);
-  c.hash.base = 0x100000, c.hash.sets = 4;
+  c.hash.sets = 4;
   REQUIRE(c.problem().empty());
   c.op = ScuOp::Bitmask;
   REQUIRE(!c.problem().empty());
