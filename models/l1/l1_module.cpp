@@ -104,6 +104,7 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
   bool sent = false; // a write-through store already sent with its fetch
   for (bool replay = false;; replay = true) {
     Step s = serve(t, replay, ready);
+    ready = std::max(ready, s.not_before);
     if (s.writeback) lt_write_back(*s.writeback, ready);
     if (s.overflow) lt_write_back(*s.overflow, ready); // off the critical path
     if (s.phi_partials) phi_send(ready);               // off the critical path

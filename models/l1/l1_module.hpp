@@ -66,6 +66,9 @@ private:
     std::optional<Writeback> writeback; // dirty bytes that reach L2 before the request
     std::optional<Writeback> overflow;  // scoped: the sFIFO's oldest line, made room for
     bool phi_partials = false;          // PHI: the core's outbox goes down after `writeback`
+    // LT: the request goes on no earlier than this: PHI, the partial values
+    // of its update-only line landed at L2 (phi_release).
+    Cycle not_before = 0;
   };
   // `replay`: the core counted this request already. `now`: when PHI
   // partials that must precede it leave.
@@ -110,7 +113,7 @@ private:
   // PHI (l1_phi_module.cpp): the core's update-only lines leave as Red packets
   // on the blocking path; no partial update is ever in flight.
   Cycle phi_send(Cycle at, bool blocking = false);
-  void phi_release(const GpuAccess& a, Addr line, Cycle at);
+  Cycle phi_release(const GpuAccess& a, Addr line, Cycle at);
   bool phi_landed(Payload& t);                // AT: a tracked packet's answer
   void send_tracked(GpuPayload& p, bool red); // AT: send_down + tracker
 

@@ -66,10 +66,18 @@ bool L1Module::phi_landed(Payload& t) {
 }
 
 // A load, store or non-eligible atomic to an update-only line: the partial
-// values go to L2 first (off the request's critical path, but ahead of its
-// fetch or forward on the same port), then the access proceeds as a miss.
-void L1Module::phi_release(const GpuAccess& a, Addr line, Cycle at) {
-  if (core_.phi() && !core_.phi_eligible(a) && core_.phi_release(line)) phi_send(at);
+// values go to L2 first, then the access proceeds as a miss. In AT the
+// access queues behind the packet on the same port, and the packet itself
+// waits (PhiTracker) while an earlier packet of the line is on its way, so
+// the access reaches L2 only after the line's earlier updates landed. LT
+// returns when the packet landed (its blocking round trip), and the access
+// leaves no earlier (Step::not_before): sending it at once, as LT did until
+// 2026-11-27, put BFS on karate 20 % below AT (docs/validation/
+// posted-writes.md, "PHI and hLRC").
+Cycle L1Module::phi_release(const GpuAccess& a, Addr line, Cycle at) {
+  if (!core_.phi() || core_.phi_eligible(a) || !core_.phi_release(line)) return 0;
+  const Cycle landed = phi_send(at);
+  return ctx_.at() ? 0 : landed;
 }
 
 void L1Module::release_async(std::function<void()> done) {

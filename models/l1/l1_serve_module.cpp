@@ -36,7 +36,7 @@ L1Module::Step L1Module::serve(Payload& t, bool replay, Cycle now) {
     s.phi_partials = true; // victims and op-mismatch partials, behind the write-back
     return s;
   }
-  phi_release(a, line, now); // PHI: an update-only line's partials go first
+  s.not_before = phi_release(a, line, now); // PHI: an update-only line's partials go first
   L1Outcome out;
   if (a.kind == AccessKind::Load) {
     a.serviced_by = GpuAccess::Level::L1;
