@@ -71,6 +71,16 @@ BlockType xbar_block() {
     return std::make_unique<XbarModule>(a.name.c_str(), a.ctx, a.ctx.platform.xbar, a.parent,
                                         a.ports("in"), a.ports("out"), a.ports("dev"));
   };
+  // models/xbar/xbar_hlrc_module.cpp opens it; every L1 and L2 slice binds
+  // a socket pair (models/hlrc/README.md, "The recall path").
+  b.side_channels = [](const TopoBlock& t, const NetworkFormat& net) {
+    std::vector<std::string> c;
+    if (net.coherence == AtomicProtocol::Hlrc)
+      c.push_back(t.instance(0) +
+                  ".hlrc_channel: hLRC recalls, answers and releases between every SM's L1 and "
+                  "every L2 slice (a socket pair each, l1.atomic_mode = hlrc)");
+    return c;
+  };
   b.socket = [](sc_core::sc_module& m, const std::string& port, uint32_t i) {
     auto& x = as<XbarModule>(m);
     if (port == "in") return SocketRef{nullptr, &x.sm_ports[i]->socket};

@@ -109,7 +109,9 @@ int cmd_topology(const Args& args) {
     for (size_t i = 0; i < node.gpus.size(); ++i)
       std::cout << "device_" << i << ": platform " << node.gpus[i].name << " (" << node.gpu_files[i]
                 << ")\n"
-                << topology_text(expand_platform_topology(node.gpus[i]));
+                << topology_text(expand_platform_topology(node.gpus[i]))
+                << side_channels_text(expand_platform_topology(node.gpus[i]),
+                                      network_format(node.gpus[i]));
     return kExitOk;
   }
   const PlatformSpec spec = load_platform(path, strings(vm, "set"));
@@ -117,7 +119,8 @@ int cmd_topology(const Args& args) {
   if (vm["dot"].as<bool>())
     std::cout << topology_dot(t, spec.name);
   else
-    std::cout << "platform " << spec.name << "\n" << topology_text(t);
+    std::cout << "platform " << spec.name << "\n"
+              << topology_text(t) << side_channels_text(t, network_format(spec));
   return kExitOk;
 }
 

@@ -78,6 +78,18 @@ BlockCatalog block_catalog() {
   return c;
 }
 
+std::string side_channels_text(const Topology& t, const NetworkFormat& net) {
+  std::string lines;
+  for (const TopoBlock& b : t.blocks) {
+    const BlockType* type = find_block_type(b.type);
+    if (!type || !type->side_channels) continue;
+    for (const std::string& c : type->side_channels(b, net))
+      lines += "  " + c + "\n";
+  }
+  return lines.empty() ? ""
+                       : "side channels (opened by blocks, not bound in the topology):\n" + lines;
+}
+
 std::string BuiltTopology::first_non_neutral() const {
   for (const Block& b : blocks) {
     const BlockType* t = find_block_type(b.decl->type);

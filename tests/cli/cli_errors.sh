@@ -137,5 +137,14 @@ else
   result "config round trip is identical" " outputs differ or are empty;"
 fi
 
+# topology lists the channels blocks open beside their ports (the hLRC
+# recall channel exists only with l1.atomic_mode = hlrc).
+"$TLMGPU" topology -p "$PLAT/tiny.json" --set l1.atomic_mode=hlrc >"$TMP/topo" 2>&1
+grep -q "^  xbar.hlrc_channel: " "$TMP/topo"
+check "topology: hlrc lists the crossbar's recall channel" $?
+"$TLMGPU" topology -p "$PLAT/tiny.json" >"$TMP/topo" 2>&1
+! grep -q "side channels" "$TMP/topo"
+check "topology: no side channels without hlrc" $?
+
 echo "cli_errors: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -51,6 +51,11 @@ struct BlockType {
   // DRAM, a device window's registers), so SMs may apply their accesses
   // straight to the image (sim.functional_memory). Unknown blocks are not.
   bool functional_neutral = false;
+  // Channels the block opens beside its topology ports because of how the
+  // device is configured (the crossbar's hLRC recall channel): one line each
+  // for `tlmgpu topology`, which otherwise shows only bound ports.
+  std::function<std::vector<std::string>(const TopoBlock&, const NetworkFormat&)> side_channels =
+      nullptr;
 };
 
 // Registers a block type (re-registering a name replaces it). The GPU's
@@ -59,6 +64,9 @@ void register_block(BlockType t);
 const std::deque<BlockType>& block_types(); // registered ones, then any_link stages
 const BlockType* find_block_type(const std::string& name);
 BlockCatalog block_catalog();
+// `tlmgpu topology`'s list of the side channels the blocks of `t` open
+// (BlockType::side_channels), "" when none.
+std::string side_channels_text(const Topology& t, const NetworkFormat& net);
 
 // The instantiated topology: modules per block, in build order.
 class BuiltTopology {
