@@ -42,7 +42,7 @@ struct SimSpec {
             "LT temporal-decoupling quantum, in core cycles");
     // Without it an SM that runs first in a quantum takes a saturated
     // resource for its whole quantum (docs/timing.md, "Contention syncs").
-    v.param(lt_busy_quantum, "lt_busy_quantum", 100, Range{0, 1e9}, "cycles",
+    v.param(lt_busy_quantum, "lt_busy_quantum", 50, Range{0, 1e9}, "cycles",
             "LT: an SM whose accesses of an issue cycle waited at a busy resource (a link, an "
             "L1/L2 pipeline or atomic unit, a DRAM bank or bus) syncs with the kernel once it "
             "is this many cycles ahead of it, not only at the end of its quantum: the SMs "
