@@ -78,9 +78,10 @@ void SmModule::run() {
     }
     const Cycle now = ctx_.mode == TimingMode::LT ? clk_.at(qk.get_current_time()) : clk_.now();
     lt_now_ = now;
-    WaitTally::take(); // only our own accesses count
+    const bool lt = ctx_.mode == TimingMode::LT;
+    if (lt) WaitTally::take(); // only our own accesses count
     const bool issued = issue_cycle(now);
-    waited = WaitTally::take() > 0 || waited;
+    if (lt) waited = WaitTally::take() > 0 || waited;
     if (live_ctas_ == 0) continue;
     if (!ctx_.timed()) {
       // No time passes, so yield now and then: a warp spinning on a flag that

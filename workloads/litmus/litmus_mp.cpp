@@ -74,10 +74,12 @@ WarpTask litmus_mp_kernel(Warp& w, LitmusMpArgs a) {
 
 namespace {
 
+// The scope names of every access (parse_scope); this test has two sides
+// to tell apart, so only cta and device.
 Scope scope_arg(const WorkloadArgs& a, const std::string& name) {
   const std::string s = a.str(name);
-  if (s == "cta") return Scope::Cta;
-  if (s == "device") return Scope::Device;
+  const std::optional<Scope> sc = parse_scope(s);
+  if (sc == Scope::Cta || sc == Scope::Device) return *sc;
   throw ConfigError("workload argument " + name + ": expected 'cta' or 'device', got '" + s + "'");
 }
 
