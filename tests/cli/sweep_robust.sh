@@ -132,17 +132,22 @@ check "... and merged" $?
 
 # --- results.json follows the points as they end; kill -9 loses only the
 # point in flight, whose orphaned run the resumed sweep waits for ---
-"$T" sweep slow.json --out inc >/dev/null 2>inc.err &
+# Eight points, so that runs are still in flight once results.json (written
+# at most every 2 s) shows a passed one; the kill waits for a run to be seen
+# alive, else a slow or fast machine could kill the sweep between points.
+sed 's/"seeds": \[1, 2, 3, 4\]/"seeds": [1, 2, 3, 4, 5, 6, 7, 8]/' slow.json >slow8.json
+"$T" sweep slow8.json --out inc >/dev/null 2>inc.err &
 pid=$!
-wait_for inc.err '^\[1/4\]'
-for _ in $(seq 60); do grep -q '"status": "passed"' inc/results.json 2>/dev/null && break; sleep 0.05; done
+wait_for inc.err '^\[1/8\]'
+for _ in $(seq 100); do grep -q '"status": "passed"' inc/results.json 2>/dev/null && break; sleep 0.05; done
 grep -q '"status": "passed"' inc/results.json 2>/dev/null && kill -0 $pid
 check "results.json holds finished points while the sweep runs" $?
+for _ in $(seq 200); do pgrep -f -- "--out $TMP/inc/" >/dev/null && break; sleep 0.01; done
 kill -9 $pid
 wait $pid 2>/dev/null
-"$T" sweep slow.json --out inc >inc.out 2>inc.err2
+"$T" sweep slow8.json --out inc >inc.out 2>inc.err2
 rc=$?
-grep -q 'runs in another process; waiting for it' inc.err2 && grep -q '4 of 4 points passed' inc.out
+grep -q 'runs in another process; waiting for it' inc.err2 && grep -q '8 of 8 points passed' inc.out
 check "after kill -9: the resumed sweep waits for the orphaned run, then completes (exit $rc)" $?
 none_left
 check "... and leaves no run behind" $?
