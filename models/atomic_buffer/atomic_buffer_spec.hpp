@@ -24,7 +24,7 @@ constexpr uint32_t kDabLanes = 32;
 
 struct AtomicBufferSpec {
   uint32_t entries = 0, sector_bytes = 0, offset_index = 0, flush_start_cycles = 0,
-           insert_cycles = 0, group_ctas = 0, group_buffers = 0;
+           insert_cycles = 0, group_ctas = 0, group_buffers = 0, cluster_sms = 0;
   bool fusion = false, flush_coalescing = false, offset_flush = false, reorder = false,
        allow_overlap = false;
   std::string level, flush_granularity, order, keying;
@@ -89,6 +89,9 @@ struct AtomicBufferSpec {
     v.choice(flush_granularity, "flush_granularity", "gpu", {"gpu", "cluster"},
              "gpu: all buffers of the GPU flush together; cluster: DAB-NR-CIF, each cluster "
              "flushes alone (needs dab.reorder false and dab.allow_overlap true)");
+    v.param(cluster_sms, "cluster_sms", 2, Range{1, 1024}, "SMs",
+            "SMs per compute cluster (SM s in cluster s / cluster_sms): the unit that flushes "
+            "alone under flush_granularity = cluster (paper Table I: 40 clusters of 2 SMs)");
   }
 
   bool enabled() const { return level != "none"; }

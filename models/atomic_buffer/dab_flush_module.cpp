@@ -70,12 +70,18 @@ FlushPacket flush_packet_of(GpuPayload& p, uint32_t partition) {
 
 DabFlushControl::DabFlushControl(SimContext& ctx, const AtomicBufferSpec& spec, double clock_mhz)
     : ctx_(ctx), spec_(spec), clk_(clock_mhz),
-      flushes_(ctx.stats.counter("dab_flushes", "flushes", "GPU-wide DAB flush epochs")),
+      flushes_(ctx.stats.counter("dab_flushes", "flushes",
+                                 "DAB flush epochs (GPU-wide, or one cluster's under NR-CIF)")),
       flush_cycles_(ctx.stats.counter("dab_flush_cycles", "cycles",
                                       "cycles from a flush's start to its last packet applied "
                                       "(summed over epochs; the SMs' ordered instructions wait)")),
       empty_rounds_(ctx.stats.counter("dab_empty_rounds", "rounds",
-                                      "times every buffer was READY but all were empty")) {
+                                      "times the SMs of a flush domain (the GPU, or a cluster "
+                                      "under NR-CIF) became READY with nothing buffered")) {
+  if (spec.allow_overlap)
+    overlapped_ = &ctx.stats.counter("dab_overlapped_flushes", "flushes",
+                                     "NR-OF: flushes that started while an earlier epoch of "
+                                     "their SMs was still being applied");
   sc_spawn([this] { run(); }, "dab_flush_control");
   ctx.kernel_end_waits.push_back({[this] { return busy(); }, &changed_});
 }
@@ -93,45 +99,72 @@ void DabFlushControl::attach(DabReorderModule* u, uint32_t partition) {
   units_[partition] = u;
 }
 
-bool DabFlushControl::all_ready() const {
-  return std::all_of(sms_.begin(), sms_.end(), [](DabModule* s) { return s->ready(); });
+void DabFlushControl::make_domains() {
+  const size_t per = spec_.flush_granularity == "cluster" ? spec_.cluster_sms : sms_.size();
+  for (size_t i = 0; i < sms_.size(); ++i) {
+    if (i % per == 0) domains_.emplace_back();
+    domains_.back().sms.push_back(sms_[i]);
+  }
 }
-bool DabFlushControl::all_empty() const {
-  return std::all_of(sms_.begin(), sms_.end(), [](DabModule* s) { return s->empty(); });
+
+bool DabFlushControl::ready(const Domain& d) const {
+  return std::all_of(d.sms.begin(), d.sms.end(), [](DabModule* s) { return s->ready(); });
+}
+bool DabFlushControl::empty(const Domain& d) const {
+  return std::all_of(d.sms.begin(), d.sms.end(), [](DabModule* s) { return s->empty(); });
 }
 bool DabFlushControl::busy() const {
-  return flushing_ ||
+  return std::any_of(domains_.begin(), domains_.end(),
+                     [](const Domain& d) { return d.starting || !d.open.empty(); }) ||
          !std::all_of(sms_.begin(), sms_.end(), [](DabModule* s) { return s->settled(); });
 }
 
 void DabFlushControl::run() {
+  make_domains();
   for (;;) {
     wait(poke_);
     changed_.notify(SC_ZERO_TIME); // the kernel end re-tests busy()
-    if (flushing_ || !all_ready()) continue;
-    if (all_empty()) {
-      ++empty_rounds_;
-      continue;
+    for (size_t d = 0; d < domains_.size(); ++d) {
+      Domain& dom = domains_[d];
+      // Without overlap, a flush waits for the previous one to be applied.
+      if (dom.starting || (!spec_.allow_overlap && !dom.open.empty()) || !ready(dom)) {
+        dom.idle = false;
+        continue;
+      }
+      if (empty(dom)) {
+        if (!dom.idle) ++empty_rounds_; // once per time it became so, not per poke
+        dom.idle = true;
+        continue;
+      }
+      dom.idle = false;
+      dom.starting = true;
+      if (overlapped_ && !dom.open.empty()) ++*overlapped_;
+      sc_spawn([this, d] { flush(d); }, sc_gen_unique_name("dab_flush"));
     }
-    flush();
-    changed_.notify(SC_ZERO_TIME);
-    poke(); // the next epoch may be due at once
   }
 }
 
-void DabFlushControl::flush() {
-  flushing_ = true;
+bool DabFlushControl::applied_at(uint64_t e, const Domain& d) const {
+  return std::all_of(d.sms.begin(), d.sms.end(), [e](DabModule* s) { return s->acked(e); }) &&
+         std::all_of(units_.begin(), units_.end(),
+                     [e](DabReorderModule* u) { return u->applied(e); });
+}
+
+void DabFlushControl::flush(size_t d) {
+  Domain& dom = domains_[d];
   const sc_time start = sc_time_stamp();
   if (spec_.flush_start_cycles && ctx_.timed()) wait(clk_.cycles(spec_.flush_start_cycles));
   // Buffers stay READY until drained (nothing can enter a READY buffer), so
   // what each SM drains now is what it held when the last one became READY.
   const uint64_t e = ++epoch_;
   ++flushes_;
+  finished_[e] = false;
   const uint32_t slices = ctx_.address_map.slices();
-  // [source][slice]: a source is an SM, or a CTA group (dab.keying = group)
+  // [source][slice]: a source is an SM, or a CTA group (dab.keying = group);
+  // the sources of other domains announce zero packets.
   std::vector<std::vector<uint32_t>> counts(dab_sources(ctx_.platform),
                                             std::vector<uint32_t>(slices, 0));
-  for (DabModule* s : sms_)
+  for (DabModule* s : dom.sms)
     s->drain(e, counts);
   if (spec_.reorder || !units_.empty()) {
     if (units_.size() != slices || std::count(units_.begin(), units_.end(), nullptr))
@@ -147,28 +180,61 @@ void DabFlushControl::flush() {
       units_[p]->preflush(e, col);
     }
   }
-  sc_time last = SC_ZERO_TIME;
-  for (DabModule* s : sms_)
-    last = std::max(last, s->inject(SC_ZERO_TIME));
+  const sc_time injected_at = sc_time_stamp();
+  DabModule::Injection last;
+  for (DabModule* s : dom.sms) {
+    const DabModule::Injection i = s->inject(SC_ZERO_TIME);
+    last.out = std::max(last.out, i.out);
+    last.applied = std::max(last.applied, i.applied);
+  }
+  // Reds may enter the buffers again once every packet is out (P13); at:
+  // each SM reopens its own when its last packet leaves.
   if (ctx_.at()) {
-    const auto done = [&] {
-      return std::all_of(sms_.begin(), sms_.end(), [](DabModule* s) { return s->acked(); }) &&
-             std::all_of(units_.begin(), units_.end(),
-                         [&](DabReorderModule* u) { return u->applied(e); });
-    };
-    while (!done())
+    while (!std::all_of(dom.sms.begin(), dom.sms.end(), [](DabModule* s) { return s->injected(); }))
+      wait(poke_);
+  } else {
+    if (last.out > SC_ZERO_TIME) wait(last.out);
+    for (DabModule* s : dom.sms)
+      s->injection_done();
+  }
+  // NR-OF: the next epoch may start now, before this one is applied.
+  if (spec_.allow_overlap) {
+    dom.open.push_back(e);
+    dom.starting = false;
+    poke();
+  }
+  if (ctx_.at()) {
+    while (!applied_at(e, dom))
       wait(poke_);
   } else {
     for (DabReorderModule* u : units_)
       if (!u->applied(e))
         throw InvariantError("DAB epoch " + std::to_string(e) + ": " + u->state() +
                              " after every SM sent its packets");
-    if (last > SC_ZERO_TIME) wait(last);
+    const sc_time left = injected_at + last.applied - sc_time_stamp();
+    if (last.applied > SC_ZERO_TIME && left > SC_ZERO_TIME) wait(left);
   }
   flush_cycles_ += clk_.at(sc_time_stamp()) - clk_.at(start);
-  flushing_ = false;
-  for (DabModule* s : sms_)
-    s->applied(e);
+  // With overlap this was done after the injection, and a later flush of the
+  // domain may be starting by now: its flag is not ours to clear.
+  if (!spec_.allow_overlap) {
+    dom.open.push_back(e);
+    dom.starting = false;
+  }
+  finished_[e] = true;
+  retire(dom);
+  changed_.notify(SC_ZERO_TIME);
+  poke(); // the next epoch may be due at once
+}
+
+void DabFlushControl::retire(Domain& dom) {
+  while (!dom.open.empty() && finished_.at(dom.open.front())) {
+    const uint64_t e = dom.open.front();
+    dom.open.pop_front();
+    finished_.erase(e);
+    for (DabModule* s : dom.sms)
+      s->applied(e);
+  }
 }
 
 } // namespace tlmgpu

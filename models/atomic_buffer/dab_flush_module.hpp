@@ -11,6 +11,14 @@
 //     3. each SM injects its packets (lt: b_transport now; at: its queue)
 //     4. every packet applied at L2 ──► applied(e): ordering points and the
 //        kernel end may go on; the next epoch may start (no overlap)
+//
+// The limit-study variants (§VI-B4, notes §3.10) relax steps 4 and "every":
+// DAB-NR-OF (dab.allow_overlap) lets epoch e+1 start once every SM injected
+// e's packets (step 3), before they are applied; DAB-NR-CIF
+// (dab.flush_granularity = cluster) makes each cluster of dab.cluster_sms
+// SMs a flush domain of its own, flushing when its SMs alone are READY.
+// Epochs are numbered GPU-wide in the order they start, and a domain's
+// epochs are retired (applied(e)) in order.
 #pragma once
 
 #include "models/atomic_buffer/atomic_buffer_spec.hpp"
@@ -21,6 +29,8 @@
 
 #include <systemc>
 
+#include <deque>
+#include <map>
 #include <vector>
 
 namespace tlmgpu {
@@ -50,29 +60,39 @@ public:
   void attach(DabReorderModule* unit, uint32_t partition);
   // Something changed (a buffer became READY, a warp exited): re-evaluate.
   void poke() { poke_.notify(sc_core::SC_ZERO_TIME); }
-  // at: an SM's packets of the open epoch are all acknowledged / a reorder
-  // unit applied every packet it expects. lt and functional apply inline.
-  void sm_acked() { poke_.notify(sc_core::SC_ZERO_TIME); }
-  void unit_applied() { poke_.notify(sc_core::SC_ZERO_TIME); }
-  uint64_t epoch() const { return epoch_; }
-  bool flushing() const { return flushing_; }
+  // at: an SM's packets of an epoch are all out or acknowledged / a reorder
+  // unit applied every packet of one. lt and functional apply inline.
+  void sm_acked() { poke(); }
+  void unit_applied() { poke(); }
 
 private:
-  void run(); // the protocol's thread
-  bool all_ready() const;
-  bool all_empty() const;
-  bool busy() const; // the kernel end waits: something buffered or in flight
-  void flush();      // one epoch
+  // SMs that flush together: the whole GPU, or one cluster (NR-CIF).
+  struct Domain {
+    std::vector<DabModule*> sms;
+    bool starting = false;     // a flush is starting or injecting: no other may start
+    std::deque<uint64_t> open; // injected, not yet retired, oldest first
+    bool idle = false;         // READY and empty when last evaluated
+  };
+  void run(); // starts the flushes that are due (each a process of its own)
+  void make_domains();
+  bool ready(const Domain& d) const;
+  bool empty(const Domain& d) const;
+  bool busy() const;    // the kernel end waits: something buffered or in flight
+  void flush(size_t d); // one epoch of domain d
+  bool applied_at(uint64_t e, const Domain& d) const; // at: every packet of e applied
+  void retire(Domain& d); // applied(e) to its SMs for its leading finished epochs
 
   SimContext& ctx_;
   const AtomicBufferSpec& spec_;
   Clock clk_;
   std::vector<DabModule*> sms_;
   std::vector<DabReorderModule*> units_; // by partition
+  std::vector<Domain> domains_;
+  std::map<uint64_t, bool> finished_; // open epochs: every packet applied
   sc_core::sc_event poke_, changed_;
   uint64_t epoch_ = 0;
-  bool flushing_ = false;
   Counter &flushes_, &flush_cycles_, &empty_rounds_;
+  Counter* overlapped_ = nullptr; // NR-OF only
 };
 
 } // namespace tlmgpu

@@ -1,5 +1,6 @@
 // DAB's atomic buffer stage (dab_module.hpp).
 #include "models/atomic_buffer/dab_module.hpp"
+#include "tlmgpu/invariant.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -123,18 +124,21 @@ void DabModule::drain(uint64_t epoch, std::vector<std::vector<uint32_t>>& counts
   packets_ += outbox_.size();
 }
 
-sc_time DabModule::inject(const sc_time& start) {
-  if (outbox_.empty()) return start;
+DabModule::Injection DabModule::inject(const sc_time& start) {
+  if (outbox_.empty()) return {start, start};
   if (ctx_.at()) {
     set_injecting(true);
     if (!inject_pending_) {
       inject_pending_ = true;
       timer_.schedule(start, [this] { at_inject(); });
     }
-    return start;
+    return {start, start};
   }
-  // functional and lt: one packet per SM cycle, each on the blocking path.
-  sc_time last = start;
+  // functional and lt: one packet per SM cycle, each on the blocking path;
+  // the buffers stay closed until the control's time reaches the last one's
+  // departure (injection_done).
+  set_injecting(true);
+  Injection r{start, start};
   for (size_t i = 0; i < outbox_.size(); ++i) {
     GpuPayload* p = ctx_.pool.allocate();
     flush_packet_to_payload(*p, outbox_[i], ctx_.net.line_bytes);
@@ -142,10 +146,11 @@ sc_time DabModule::inject(const sc_time& start) {
     sc_time d = ctx_.timed() ? start + clk_.cycles(i) : SC_ZERO_TIME;
     down_.b_transport(*p, d);
     p->release();
-    last = std::max(last, d);
+    r.applied = std::max(r.applied, d);
   }
+  if (ctx_.timed()) r.out = start + clk_.cycles(outbox_.size());
   outbox_.clear();
-  return last;
+  return r;
 }
 
 // at: one packet per SM cycle while the path towards the L1 takes it; the
@@ -154,9 +159,9 @@ void DabModule::at_inject() {
   inject_pending_ = false;
   if (next_out_ < outbox_.size() && down_.can_send()) {
     GpuPayload* p = ctx_.pool.allocate();
-    flush_packet_to_payload(*p, outbox_[next_out_++], ctx_.net.line_bytes);
+    flush_packet_to_payload(*p, outbox_[next_out_], ctx_.net.line_bytes);
     p->access().txn_id = ctx_.pool.next_txn_id();
-    ++in_flight_;
+    ++in_flight_[outbox_[next_out_++].epoch];
     down_.send(*p);
   }
   if (next_out_ < outbox_.size()) {
@@ -167,7 +172,8 @@ void DabModule::at_inject() {
   outbox_.clear();
   next_out_ = 0;
   set_injecting(false);
-  if (acked()) control_.sm_acked();
+  // Out (what NR-OF waits for), perhaps all answered (what an epoch waits for).
+  if (spec_.allow_overlap || in_flight_.empty()) control_.sm_acked();
 }
 
 void DabModule::at_take() {
@@ -182,9 +188,15 @@ void DabModule::at_response(Payload& t) {
   auto& p = static_cast<GpuPayload&>(t);
   if (p.access().order_tag != 0 && p.access().src_sm == sm_ &&
       p.access().kind == AccessKind::Red) { // one of this SM's flush packets
+    const auto it = in_flight_.find(p.access().order_tag >> 32);
+    TLMGPU_CHECK(it != in_flight_.end());
+    if (--it->second == 0) {
+      in_flight_.erase(it);
+      // An epoch still being injected is not answered yet (overlap: an
+      // older one may be).
+      if (outbox_.empty() || spec_.allow_overlap) control_.sm_acked();
+    }
     p.release();
-    --in_flight_;
-    if (acked()) control_.sm_acked();
     return;
   }
   up_.respond(t, SC_ZERO_TIME);

@@ -30,6 +30,7 @@
 #include "tlmgpu/sim/ports.hpp"
 
 #include <deque>
+#include <map>
 #include <vector>
 
 namespace tlmgpu {
@@ -62,10 +63,18 @@ public:
   // slice; adds how many go to each slice to counts[source] (pre-flush counts).
   void drain(uint64_t epoch, std::vector<std::vector<uint32_t>>& counts);
   // Sends the drained packets, the first at `start` (one per SM cycle).
-  // functional/lt: all now, on the blocking path; returns when the last is
-  // applied. at: queued; acked() once every one is answered.
-  sc_core::sc_time inject(const sc_core::sc_time& start);
-  bool acked() const { return outbox_.empty() && in_flight_ == 0; }
+  // functional/lt: all now, on the blocking path; returns when the last
+  // leaves and when the last is applied (delays from now). at: queued;
+  // injected() once the last left, acked(e) once every one of e is answered.
+  struct Injection {
+    sc_core::sc_time out, applied;
+  };
+  Injection inject(const sc_core::sc_time& start);
+  bool injected() const { return outbox_.empty(); }
+  void injection_done() { set_injecting(false); } // lt: the control's time reached Injection::out
+  bool acked(uint64_t epoch) const {
+    return (outbox_.empty() || outbox_.front().epoch != epoch) && !in_flight_.contains(epoch);
+  }
   void applied(uint64_t epoch) {
     for (auto& c : cores_)
       c->applied(epoch);
@@ -101,7 +110,7 @@ private:
   TimedQueue timer_{"timer"};
   std::vector<FlushPacket> outbox_; // drained, not yet sent
   size_t next_out_ = 0;
-  uint32_t in_flight_ = 0;
+  std::map<uint64_t, uint32_t> in_flight_; // at: per epoch, packets L2 has not answered
   bool inject_pending_ = false;
   Counter &packets_, &flushes_;
 };

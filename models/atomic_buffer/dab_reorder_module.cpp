@@ -1,5 +1,6 @@
 // DAB's reorder unit stage (dab_reorder_module.hpp).
 #include "models/atomic_buffer/dab_reorder_module.hpp"
+#include "tlmgpu/invariant.hpp"
 
 #include <sstream>
 
@@ -36,7 +37,7 @@ void DabReorderModule::release(const sc_time& d) {
     flush_packet_to_payload(*p, *f, ctx_.net.line_bytes);
     p->access().txn_id = ctx_.pool.next_txn_id();
     if (ctx_.at()) {
-      ++in_flight_;
+      ++in_flight_[f->epoch];
       down_.send(*p);
       continue;
     }
@@ -72,8 +73,11 @@ void DabReorderModule::at_take() {
 
 void DabReorderModule::at_response(Payload& t) {
   if (!tagged(t)) return up_.respond(t, SC_ZERO_TIME);
-  static_cast<GpuPayload&>(t).release(); // a released packet, applied at L2
-  --in_flight_;
+  auto& p = static_cast<GpuPayload&>(t); // a released packet, applied at L2
+  const auto it = in_flight_.find(p.access().order_tag >> 32);
+  TLMGPU_CHECK(it != in_flight_.end());
+  if (--it->second == 0) in_flight_.erase(it);
+  p.release();
   control_.unit_applied();
 }
 

@@ -18,6 +18,7 @@
 #include "tlmgpu/sim/path_stage.hpp"
 #include "tlmgpu/sim/ports.hpp"
 
+#include <map>
 #include <vector>
 
 namespace tlmgpu {
@@ -34,7 +35,9 @@ public:
   // Every SM's packet count to this slice for `epoch` (index = SM).
   void preflush(uint64_t epoch, const std::vector<uint32_t>& counts);
   // Every packet of `epoch` was released and L2 answered it.
-  bool applied(uint64_t epoch) const { return core_.epoch_complete(epoch) && in_flight_ == 0; }
+  bool applied(uint64_t epoch) const {
+    return core_.epoch_complete(epoch) && !in_flight_.contains(epoch);
+  }
   // lt: the latest time a packet was applied (start of the next epoch's wait).
   const sc_core::sc_time& last_applied() const { return last_applied_; }
   std::string state() const;
@@ -54,7 +57,7 @@ private:
   DabFlushControl& control_;
   TargetPort up_;
   InitiatorPort down_;
-  uint32_t in_flight_ = 0; // at: released packets L2 has not answered
+  std::map<uint64_t, uint32_t> in_flight_; // at: per epoch, released packets L2 has not answered
   sc_core::sc_time last_applied_;
   Histogram& parked_max_;
 };

@@ -121,10 +121,6 @@ void PlatformSpec::derive() {
   if (dab.grouped() && sm.cta_groups == 0)
     throw ConfigError("dab.keying = group needs sm.cta_groups: the number of CTA groups its "
                       "buffers belong to, the same on every GPU (e.g. 144 for 72 and 80 SMs)");
-  if (dab.enabled() && (dab.allow_overlap || dab.flush_granularity == "cluster"))
-    throw ConfigError("dab.allow_overlap and dab.flush_granularity = cluster (DAB-NR-OF, "
-                      "DAB-NR-CIF) are not modelled by the GPU yet (their cores are); "
-                      "dab.reorder = false (DAB-NR) is");
   // GPUDet owns every global store and atomic (notes §4): another buffer of
   // reds would take them first, and a write-back L1 would keep a commit's
   // bytes from the other SMs.
