@@ -176,4 +176,22 @@ BarChart stacked_chart(const ojson& results, const std::string& platform,
   return ch;
 }
 
+BarChart only_series(const BarChart& chart, const std::vector<std::string>& keep) {
+  BarChart out = chart;
+  out.series.clear();
+  std::vector<std::size_t> from;
+  for (const std::string& name : keep)
+    for (std::size_t i = 0; i < chart.series.size(); ++i)
+      if (chart.series[i] == name) {
+        out.series.push_back(name);
+        from.push_back(i);
+      }
+  for (std::size_t g = 0; g < chart.values.size(); ++g) {
+    out.values[g].clear();
+    for (std::size_t i : from)
+      out.values[g].push_back(chart.values[g][i]);
+  }
+  return out;
+}
+
 } // namespace tlmgpu::sweep

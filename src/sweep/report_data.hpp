@@ -25,6 +25,10 @@ namespace tlmgpu::sweep {
 BarChart metric_chart(const nlohmann::ordered_json& results, const std::string& platform,
                       const std::string& metric, bool normalise);
 
+// The chart with only the series named in `keep`, in that order (names it
+// does not have are skipped).
+BarChart only_series(const BarChart& chart, const std::vector<std::string>& keep);
+
 // Stacked chart of `components` (metric names) per config, each divided by
 // the baseline's `total` at the same coordinates (the sum of the baseline's
 // components when `total` is absent), averaged like metric_chart. A point

@@ -57,6 +57,7 @@ const char* const kEnergyParts[] = {"alu", "smem", "l1", "l2", "noc", "lab", "dr
 
 void energy_figure(std::ostringstream& os, const ojson& r, const std::string& platform);
 void serialization_figure(std::ostringstream& os, const ojson& r, const std::string& platform);
+void spec_figures(std::ostringstream& os, const ojson& r, const std::string& platform);
 
 // Inputs no bar counts are named, not silently left out of the means.
 void missing_list(std::ostringstream& os, const ojson& r, const std::string& platform) {
@@ -85,6 +86,32 @@ void figures(std::ostringstream& os, const ojson& r, const std::string& platform
   }
   energy_figure(os, r, platform);
   serialization_figure(os, r, platform);
+  spec_figures(os, r, platform);
+}
+
+// The spec's own figures: the baseline's bar, then the listed configs'.
+void spec_figures(std::ostringstream& os, const ojson& r, const std::string& platform) {
+  if (!r.contains("figures")) return;
+  for (const ojson& f : r["figures"]) {
+    const std::string metric = str(f["metric"]), title = str(f["title"]);
+    if (!has_metric(r, metric)) {
+      os << "<p class=\"missing\"><b>" << esc(title) << "</b>: no point has the metric <code>"
+         << esc(metric) << "</code>.</p>\n";
+      continue;
+    }
+    std::vector<std::string> keep{str(r["baseline"])};
+    for (const ojson& c : f["configs"])
+      if (str(c) != keep[0]) keep.push_back(str(c));
+    BarChart ch = only_series(metric_chart(r, platform, metric, true), keep);
+    ch.title = title + " (" + platform + ")";
+    ch.y_label = "normalised " + metric;
+    ch.reference = 1.0;
+    os << "<figure>\n"
+       << render_svg(ch) << "<figcaption>" << esc(title)
+       << (str(f["caption"]).empty() ? "" : ": " + esc(str(f["caption"])))
+       << ". Normalised to the baseline " << esc(keep[0]) << "; lower is better for time."
+       << "</figcaption>\n</figure>\n";
+  }
 }
 
 void serialization_figure(std::ostringstream& os, const ojson& r, const std::string& platform) {

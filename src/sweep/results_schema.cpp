@@ -96,6 +96,12 @@ void check_results_schema(const ojson& r, const std::string& file) {
   });
   s.array(s.member(r, "", "points"), "points",
           [&](const ojson& row, const std::string& p) { check_point(s, row, p); });
+  if (r.contains("figures"))
+    s.array(r["figures"], "figures", [&](const ojson& f, const std::string& p) {
+      for (const char* key : {"title", "caption", "metric"})
+        s.string_member(f, p, key);
+      s.strings(s.member(f, p, "configs"), p + ".configs");
+    });
   if (r.contains("topologies")) {
     s.object(r["topologies"], "topologies");
     for (const auto& [k, v] : r["topologies"].items())

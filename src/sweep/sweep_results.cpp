@@ -184,6 +184,14 @@ ojson assemble_results(const SweepSpec& spec, const std::vector<ojson>& rows,
         {{"label", w.label}, {"workload", w.workload}, {"args", args}, {"inputs", w.inputs}});
   }
   r["seeds"] = spec.seeds;
+  if (!spec.figures.empty()) {
+    r["figures"] = ojson::array();
+    for (const SweepFigure& f : spec.figures)
+      r["figures"].push_back({{"title", f.title},
+                              {"caption", f.caption},
+                              {"metric", f.metric},
+                              {"configs", f.configs}});
+  }
 
   std::set<std::string> metric_names;
   r["topologies"] = ojson::object();

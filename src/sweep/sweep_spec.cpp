@@ -252,6 +252,33 @@ SweepSpec::Backend read_backend(const Reader& r, const ojson& v, const fs::path&
   return b;
 }
 
+SweepFigure read_figure(const Reader& r, const ojson& v, const std::string& path,
+                        const std::vector<std::string>& labels) {
+  r.object(v, path);
+  r.only_keys(v, path, {"title", "caption", "metric", "configs"});
+  for (const char* k : {"title", "configs"})
+    if (!v.contains(k)) r.fail(path, std::string("missing key '") + k + "'");
+  SweepFigure f;
+  f.title = r.text(v["title"], join(path, "title"));
+  f.caption = v.contains("caption") ? r.text(v["caption"], join(path, "caption")) : "";
+  f.metric = v.contains("metric") ? r.text(v["metric"], join(path, "metric")) : "cycles";
+  const std::string cp = join(path, "configs");
+  const ojson& list = r.list(v["configs"], cp);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string at = cp + "[" + std::to_string(i) + "]";
+    const std::string c = r.text(list[i], at);
+    if (std::find(labels.begin(), labels.end(), c) == labels.end()) {
+      const std::string m = closest_match(c, labels);
+      r.fail(at, "'" + c + "' is not one of the configs" +
+                     (m.empty() ? "" : " (did you mean '" + m + "'?)"));
+    }
+    if (std::find(f.configs.begin(), f.configs.end(), c) != f.configs.end())
+      r.fail(at, "config '" + c + "' is listed twice");
+    f.configs.push_back(c);
+  }
+  return f;
+}
+
 } // namespace
 
 SweepSpec parse_spec(const std::string& text, const std::string& file, const fs::path& base_dir) {
@@ -260,7 +287,7 @@ SweepSpec parse_spec(const std::string& text, const std::string& file, const fs:
   r.object(doc, "");
   r.only_keys(doc, "",
               {"name", "timing", "baseline", "platforms", "configs", "workloads", "seeds",
-               "keep_stats", "backend"});
+               "keep_stats", "backend", "figures"});
   for (const char* k : {"platforms", "configs", "workloads"})
     if (!doc.contains(k)) r.fail("", std::string("missing key '") + k + "'");
 
@@ -331,6 +358,11 @@ SweepSpec parse_spec(const std::string& text, const std::string& file, const fs:
     const std::string m = closest_match(s.baseline, labels);
     r.fail("baseline", "'" + s.baseline + "' is not one of the configs" +
                            (m.empty() ? "" : " (did you mean '" + m + "'?)"));
+  }
+  if (doc.contains("figures")) {
+    const ojson& figs = r.list(doc["figures"], "figures");
+    for (std::size_t i = 0; i < figs.size(); ++i)
+      s.figures.push_back(read_figure(r, figs[i], "figures[" + std::to_string(i) + "]", labels));
   }
   return s;
 }

@@ -30,6 +30,14 @@ struct SweepWorkload {
   std::vector<std::string> inputs, resolved_inputs;
 };
 
+// A figure of the report beyond its standard ones (docs/sweeps.md, "Spec
+// figures"): `metric` normalised to the baseline for the listed configs,
+// e.g. one paper figure's design points.
+struct SweepFigure {
+  std::string title, caption, metric;
+  std::vector<std::string> configs; // labels of the spec's configs, in bar order
+};
+
 struct SweepSpec {
   std::string file; // as given on the command line, for messages
   std::string name, timing, baseline;
@@ -38,6 +46,7 @@ struct SweepSpec {
   std::vector<SweepConfig> configs;
   std::vector<SweepWorkload> workloads;
   std::vector<uint64_t> seeds;
+  std::vector<SweepFigure> figures;
   // false: a passed point's stats.json is deleted once its marker holds the
   // summary (a paper-size sweep keeps ~3 GB of stats otherwise).
   bool keep_stats = true;

@@ -271,3 +271,28 @@ TEST_CASE("sweep report: SVG and HTML are deterministic and escaped", "[sweep]")
   CHECK(html.find("energy breakdown") != std::string::npos);
   CHECK(html.find("interconnect traffic") == std::string::npos); // no such metric
 }
+
+TEST_CASE("sweep report: a spec figure shows the baseline and its configs only", "[sweep]") {
+  auto v = [](const std::string& c, const std::string&, const std::string&) {
+    return c == "B" ? 100.0 : 50.0;
+  };
+  const BarChart all = metric_chart(results(v), "p", "cycles", true);
+  const BarChart only = only_series(all, {"L", "nope"});
+  REQUIRE(only.series == std::vector<std::string>{"L"});
+  REQUIRE(only.groups == all.groups);
+  CHECK(only.values[0][0][0] == Approx(0.5));
+
+  ojson r = results(v);
+  r["figures"] = ojson::array({{{"title", "capacity <64>"},
+                                {"caption", "as the paper: Fig. 11"},
+                                {"metric", "cycles"},
+                                {"configs", {"L"}}},
+                               {{"title", "traffic"},
+                                {"caption", ""},
+                                {"metric", "interconnect_bytes"},
+                                {"configs", {"L"}}}});
+  const std::string html = render_report(r);
+  CHECK(html.find("capacity &lt;64&gt; (p)") != std::string::npos);
+  CHECK(html.find("as the paper: Fig. 11") != std::string::npos);
+  CHECK(html.find("<b>traffic</b>: no point has the metric") != std::string::npos);
+}

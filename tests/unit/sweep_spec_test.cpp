@@ -74,7 +74,7 @@ TEST_CASE("sweep spec: every mistake names the file and key", "[sweep]") {
   CHECK(error_of(R"({"platforms": ["tiny"], "configs": {"B": {}}, "workloads": [{"workload": "x"}],
                      "seed": [1]})") ==
         "s.json: seed: unknown key (did you mean 'seeds'?); expected one of: name, timing, "
-        "baseline, platforms, configs, workloads, seeds, keep_stats, backend");
+        "baseline, platforms, configs, workloads, seeds, keep_stats, backend, figures");
   CHECK(error_of(R"({"platforms": ["tiny"], "configs": {"B": {}}, "workloads": [{"workload": "x"}],
                      "keep_stats": "no"})") ==
         "s.json: keep_stats: expected true or false, got \"no\"");
@@ -119,6 +119,29 @@ TEST_CASE("sweep spec: every mistake names the file and key", "[sweep]") {
       error_of("{\"platforms\": [\"t\"],\n  \"configs\": {").find("s.json:2:15: malformed JSON") ==
       0);
   CHECK(error_of(kMinimal).empty());
+}
+
+TEST_CASE("sweep spec: figures name configs of the spec", "[sweep]") {
+  const std::string head =
+      R"({"platforms": ["t"], "configs": {"B": {}, "GWAT-32": {}, "GWAT-64": {}},
+                               "workloads": [{"workload": "x"}], "figures": )";
+  const SweepSpec s = parse(head + R"([{"title": "capacity", "configs": ["GWAT-64", "GWAT-32"]},
+      {"title": "t", "metric": "interconnect_bytes", "caption": "c", "configs": ["B"]}]})");
+  REQUIRE(s.figures.size() == 2);
+  CHECK(s.figures[0].configs == std::vector<std::string>{"GWAT-64", "GWAT-32"});
+  CHECK(s.figures[0].metric == "cycles");
+  CHECK(s.figures[0].caption.empty());
+  CHECK(s.figures[1].metric == "interconnect_bytes");
+  CHECK(error_of(head + R"([{"title": "t", "configs": ["GWAT-16"]}]})") ==
+        "s.json: figures[0].configs[0]: 'GWAT-16' is not one of the configs (did you mean "
+        "'GWAT-32'?)");
+  CHECK(error_of(head + R"([{"title": "t", "configs": ["B", "B"]}]})") ==
+        "s.json: figures[0].configs[1]: config 'B' is listed twice");
+  CHECK(error_of(head + R"([{"configs": ["B"]}]})") == "s.json: figures[0]: missing key 'title'");
+  CHECK(error_of(head + R"([{"title": "t", "configs": []}]})") ==
+        "s.json: figures[0].configs: must not be empty");
+  CHECK(error_of(head + R"([{"title": "t", "configs": ["B"], "metrics": "x"}]})")
+            .find("s.json: figures[0].metrics: unknown key (did you mean 'metric'?)") == 0);
 }
 
 TEST_CASE("sweep spec: values become --set/--arg text", "[sweep]") {
