@@ -48,10 +48,20 @@ private:
   void on_response(Payload& t);
   GpuPayload* make(const Req& r);
   void read_bytes(Addr a, void* dst, size_t n) const;
-  // The Filtering/Grouping unit on one chunk's output (unique filter): the
-  // hash sets it probes are read (one L2 access per cycle), probed in
-  // element order, and the sets it changed written back.
-  std::vector<uint8_t> filter_chunk(const ScuCommand& c, const std::vector<uint8_t>& in);
+  // The Filtering/Grouping unit (scu_filter_module.cpp) on one chunk's
+  // output keys (and costs, BestCost): the hash sets it probes are read (one
+  // L2 access per cycle), probed in element order, and the sets it changed
+  // written back; a keep flag per key.
+  std::vector<uint8_t> filter_chunk(const ScuCommand& c, const std::vector<uint32_t>& keys,
+                                    const std::vector<uint32_t>& costs);
+  // The chunk's output `bytes` (elements `e`) filtered: the kept elements,
+  // or (generate) one u32 flag each. BestCost fetches the costs first.
+  std::vector<uint8_t> filter_bytes(const ScuCommand& c, const ScuCore& core,
+                                    const std::vector<ScuElement>& e,
+                                    const std::vector<uint8_t>& bytes, const DeviceMemory& mem);
+  // Apply mode: the elements the filter vector keeps (its lines read in).
+  std::vector<ScuElement> apply_filter(const ScuCore& core, const std::vector<ScuElement>& e,
+                                       const DeviceMemory& mem);
   // The ISCU (scu_iru_module.cpp): `words` (the filtered operation's
   // data elements, in output order) go to the IRU partitions, whose hash
   // drops duplicates; the SCU takes the survivors from their windows.
@@ -70,6 +80,7 @@ private:
   std::unordered_map<Addr, uint8_t> victim_;                  // round-robin pointer per hash set
   sc_core::sc_event answered_;
   uint64_t outstanding_ = 0;
+  uint64_t apply_pos_ = 0;                  // apply: unfiltered output elements of earlier chunks
   bool pulling_ = false, iru_done_ = false; // at: replies of the IRU windows are arriving
   std::vector<uint8_t> iru_out_;            // the elements they carried
   Counter &ops_, &cycles_, &elements_in_, &elements_out_, &vector_reads_, &data_reads_, &writes_,

@@ -23,12 +23,18 @@
 //   sssp_select:   the one position left in lookup[u] appends u to the next
 //                  frontier (the thesis' lookup-table filter: the racing
 //                  plain stores leave exactly one writer's position).
+//
+// version=scu and scu-filter: the same rounds with the compactions on the
+// stream compaction unit, scu-filter with its unique-best-cost filter on the
+// expansion (sssp_scu.hpp); they need a platform with an SCU.
 #include "workloads/graph_apps/sssp.hpp"
 
 #include "models/host/host_module.hpp"
 #include "models/iru/iru_types.hpp"
+#include "models/scu/scu_module.hpp"
 #include "workloads/graph_apps/edge_frontier.hpp"
 #include "workloads/graph_apps/graph_app.hpp"
+#include "workloads/graph_apps/sssp_scu.hpp"
 
 #include <cstdio>
 #include <functional>
@@ -43,14 +49,6 @@ struct SsspArgs {
   DeviceCsr g;
   Addr dist = 0, next = 0, active = 0, flag = 0;
 };
-
-// Saturating add: a path longer than 2^32 - 2 stays "very far", never wraps.
-Lanes<uint32_t> path_cost(const Lanes<uint32_t>& dist, const Lanes<uint32_t>& weight) {
-  return Lanes<uint32_t>::generate([&](unsigned i) {
-    const uint64_t s = uint64_t(dist[i]) + weight[i];
-    return s >= kInf ? kInf - 1 : uint32_t(s);
-  });
-}
 
 WarpTask sssp_relax(Warp& w, SsspArgs a) {
   const Lanes<uint32_t> v = my_vertex(w);
@@ -164,16 +162,19 @@ class Sssp : public GraphApp {
 public:
   explicit Sssp(const WorkloadArgs& a) : GraphApp("sssp", a, false, true) {
     source_ = pick_source(a);
-    version_ = edge_frontier_version(a);
+    version_ = edge_frontier_version(a, {"scu", "scu-filter"});
+    hash_sets_ = uint32_t(a.u64("hash_sets", 0, 1u << 26));
   }
 
   void elaborate(SimContext& ctx, GpuModule& gpu) override {
+    check_scu_version(ctx, version_, false);
     iru_.elaborate(ctx, version_, block_);
     GraphApp::elaborate(ctx, gpu);
   }
 
 protected:
   void run(SimContext& ctx, HostModule& h, const DeviceCsr& g) override {
+    if (version_ == "scu" || version_ == "scu-filter") return run_scu(ctx, h, g);
     if (version_ != "gpu") return run_frontier(ctx, h, g);
     std::vector<uint32_t> init(g.n, kInf), active(g.n, 0);
     init[source_] = 0;
@@ -272,6 +273,20 @@ private:
     dist_ = h.download<uint32_t>(a.dist, g.n);
   }
 
+  void run_scu(SimContext& ctx, HostModule& h, const DeviceCsr& g) {
+    ScuSsspRun r;
+    r.source = source_;
+    r.filter = version_ == "scu-filter";
+    r.hash_sets = hash_sets_;
+    r.max_rounds = iteration_cap();
+    dist_ = sssp_on_scu(h, *ScuModule::of(ctx), g, r,
+                        [&](const std::string& k, uint64_t n, std::function<WarpTask(Warp&)> b) {
+                          launch_threads(h, k, n, std::move(b));
+                        });
+    iterations_ = r.rounds;
+    converged_ = r.converged;
+  }
+
   // Fixed-point weights (fractional file values): distances are in the same
   // scaled units.
   std::string weight_units() const {
@@ -282,7 +297,7 @@ private:
   }
 
   std::future<std::vector<uint64_t>> reference_;
-  uint32_t source_ = 0;
+  uint32_t source_ = 0, hash_sets_ = 0;
   std::vector<uint32_t> dist_;
   std::string version_;
   IruContractions iru_;
@@ -298,7 +313,10 @@ WorkloadEntry sssp_workload() {
                                 {"version", "gpu",
                                  "gpu (Bellman-Ford per vertex) | edge-frontier (expansion, "
                                  "contraction per arc, lookup filter) | iru (its contraction on "
-                                 "the IRU)"}})};
+                                 "the IRU) | scu (its compactions on the SCU) | scu-filter (scu "
+                                 "with the best-cost filter in memory)"},
+                                {"hash_sets", "0",
+                                 "scu-filter: sets of the filter table (0 = vertices / ways)"}})};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<Sssp>(a); }};
 }
 
