@@ -12,8 +12,9 @@ repeated; every run passes its CPU check or the script stops), then one
 markdown table per mode.
 
 --workload sssp: sssp with version=gpu (Bellman-Ford), edge-frontier (the
-thesis' phases on the GPU), scu and scu-filter (the best-cost filter's
-table in memory), kron12 with weights 1..64 (notes §8.7).
+thesis' phases on the GPU), scu, scu-filter (the best-cost filter's
+table in memory) and iscu (that filter in the IRU partitions), kron12 with
+weights 1..64 (notes §8.7).
 """
 import argparse
 import json
@@ -34,7 +35,7 @@ def use_sssp():
     WORKLOAD = "sssp"
     GRAPHS = {"as20graph": GRAPHS["as20graph"], "kron12w": "gen:rmat?scale=12&ef=16&wmax=64"}
     hash_unit = ["scu.filter_unit=hash"]
-    VERSIONS = {"gpu": [], "edge-frontier": [], "scu": [], "scu-filter": hash_unit}
+    VERSIONS = {"gpu": [], "edge-frontier": [], "scu": [], "scu-filter": hash_unit, "iscu": []}
 
 
 def run(binary, out, graph, version, mode):

@@ -61,6 +61,11 @@ struct ScuCommand {
   // `out` gets one u32 flag per element of the unfiltered output (1 = the
   // filter keeps it), for later operations to apply.
   bool generate = false;
+  // The ISCU's best-cost filter (scu.filter_unit = iru) [A]: the survivors'
+  // costs (the lowest of the merged copies), one u32 per element of `out`,
+  // written here (the thesis' filter vector would need the positions back;
+  // the IRU hands out (ID, cost) pairs, as notes P16 for PageRank).
+  Addr cost_out = 0;
   // Apply a generated filter vector: element k of the unfiltered output is
   // dropped when the u32 at apply + 4k is 0 (several arrays, one filter).
   Addr apply = 0;

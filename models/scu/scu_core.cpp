@@ -82,6 +82,8 @@ std::string ScuCommand::problem() const {
   if (filter != ScuFilter::BestCost && (cost || cost_add))
     return "cost: only the best-cost filter reads costs";
   if (generate && filter == ScuFilter::None) return "generate: a filter vector needs a filter";
+  if (cost_out && (filter != ScuFilter::BestCost || generate))
+    return "cost_out: only an inline best-cost filter writes the survivors' costs";
   if (apply && op == ScuOp::Bitmask) return "apply: a bitmask operation has no elements to filter";
   return "";
 }

@@ -70,33 +70,38 @@ std::vector<ScuElement> ScuModule::apply_filter(const ScuCore& core,
   return kept;
 }
 
+std::vector<uint32_t> ScuModule::fetch_costs(const ScuCore& core, const std::vector<ScuElement>& e,
+                                             const DeviceMemory& mem) {
+  // The cost words sit at the elements' positions in `cost`: fetched like
+  // the data, through the coalescing unit (cost_add came with the vectors).
+  const ScuCommand& c = core.command();
+  std::vector<ScuElement> at;
+  for (const ScuElement& x : e) {
+    at.push_back({core.cost_addr(x), x.repeat, x.row});
+    check_range(mem, c, "cost element", at.back().addr, 4);
+  }
+  std::vector<Req> reads;
+  uint64_t groups = 0;
+  for (const ScuLineRequest& r : core.data_requests(at)) {
+    reads.push_back({r.line, false, spec_.stage_cycles + groups, {}, {}});
+    groups += r.groups;
+    merged_groups_ += r.groups - 1;
+  }
+  data_reads_ += reads.size();
+  transfer(reads);
+  const ByteReader rd = [this](Addr a, void* d, size_t k) { read_bytes(a, d, k); };
+  return core.costs(e, rd, rd);
+}
+
 std::vector<uint8_t> ScuModule::filter_bytes(const ScuCommand& c, const ScuCore& core,
                                              const std::vector<ScuElement>& e,
                                              const std::vector<uint8_t>& bytes,
                                              const DeviceMemory& mem) {
-  const ByteReader rd = [this](Addr a, void* d, size_t k) { read_bytes(a, d, k); };
-  std::vector<uint32_t> keys(bytes.size() / 4), costs;
+  std::vector<uint32_t> keys(bytes.size() / 4);
   std::memcpy(keys.data(), bytes.data(), 4 * keys.size());
-  if (c.filter == ScuFilter::BestCost) {
-    // The cost words sit at the elements' positions in `cost`: fetched like
-    // the data, through the coalescing unit (cost_add came with the vectors).
-    std::vector<ScuElement> at;
-    for (const ScuElement& x : e) {
-      at.push_back({core.cost_addr(x), x.repeat, x.row});
-      check_range(mem, c, "cost element", at.back().addr, 4);
-    }
-    std::vector<Req> reads;
-    uint64_t groups = 0;
-    for (const ScuLineRequest& r : core.data_requests(at)) {
-      reads.push_back({r.line, false, spec_.stage_cycles + groups, {}, {}});
-      groups += r.groups;
-      merged_groups_ += r.groups - 1;
-    }
-    data_reads_ += reads.size();
-    transfer(reads);
-    costs = core.costs(e, rd, rd);
-  }
-  const std::vector<uint8_t> keep = filter_chunk(c, keys, costs);
+  const std::vector<uint8_t> keep = filter_chunk(
+      c, keys,
+      c.filter == ScuFilter::BestCost ? fetch_costs(core, e, mem) : std::vector<uint32_t>());
   std::vector<uint8_t> out;
   for (size_t i = 0; i < keys.size(); ++i) {
     if (c.generate) {

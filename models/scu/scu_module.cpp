@@ -50,11 +50,12 @@ void ScuModule::read_bytes(Addr a, void* dst, size_t n) const {
   }
 }
 
-GpuPayload* ScuModule::make(const Req& r) {
+GpuPayload* ScuModule::make(const Req& r, uint16_t warp) {
   const unsigned lb = ctx_.net.line_bytes;
   GpuAccess a;
   a.kind = r.write ? AccessKind::Store : AccessKind::Load;
   a.src_sm = 0xffff; // not an SM: replies route by the crossbar input
+  a.src_warp = warp;
   a.sector_mask = (1u << (lb / ctx_.net.sector_bytes)) - 1;
   a.txn_id = ctx_.pool.next_txn_id();
   GpuPayload* t = ctx_.pool.allocate();
@@ -70,7 +71,7 @@ GpuPayload* ScuModule::make(const Req& r) {
 void ScuModule::on_response(Payload& t) {
   auto& p = static_cast<GpuPayload&>(t);
   if (pulling_)
-    take_reply(p.data()); // only window lines are read while pulling
+    take_pulled(p); // only window lines are read while pulling
   else if (p.get_command() == tlm::TLM_READ_COMMAND)
     lines_[p.get_address()].assign(p.data(), p.data() + ctx_.net.line_bytes);
   p.release();
@@ -156,10 +157,15 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
                         std::to_string(c.hash.entry_bytes) + " bytes must lie within one " +
                         std::to_string(lb) + "-byte line (base aligned to the set size)");
   }
-  if (via_iru && (c.filter != ScuFilter::Unique || c.generate))
+  if (via_iru && c.generate)
     throw ConfigError("SCU " + std::string(c.name()) +
-                      ": scu.filter_unit = iru filters unique values inline only (no best-cost "
-                      "filter or filter vector in the ISCU); use scu.filter_unit = hash");
+                      ": scu.filter_unit = iru filters inline only (no filter vector in the "
+                      "ISCU); use scu.filter_unit = hash");
+  if (c.cost_out && !via_iru)
+    throw ConfigError("SCU " + std::string(c.name()) +
+                      ": cost_out: only the ISCU (scu.filter_unit = iru) writes the survivors' "
+                      "costs");
+  check_range(mem, c, "cost_out", c.cost_out, c.cost_out ? 4 * c.out_capacity : 0);
   hash_lines_.clear();
   apply_pos_ = 0;
   check_range(mem, c, "out", c.out,
@@ -198,7 +204,8 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
     writes_ += w.size();
     transfer(w);
   };
-  std::vector<Addr> words; // via_iru: the data elements, in output order
+  std::vector<Addr> words;     // via_iru: the data elements, in output order
+  std::vector<uint32_t> costs; // via_iru, BestCost: their costs
   for (uint64_t k = 0; k < core.chunks(); ++k) {
     lines_.clear();
     // 1. Vector parameters into the vector FIFO.
@@ -216,6 +223,10 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
     if (via_iru) { // the data fetches go to the IRU, not back to the SCU
       for (const ScuElement& e : elems)
         words.insert(words.end(), e.repeat, e.addr);
+      if (c.filter == ScuFilter::BestCost) { // the costs travel with them [A]
+        const std::vector<uint32_t> k = fetch_costs(core, elems, mem);
+        costs.insert(costs.end(), k.begin(), k.end());
+      }
       continue;
     }
     const std::vector<ScuLineRequest> dreq = core.data_requests(elems);
@@ -232,7 +243,10 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
     if (c.filter != ScuFilter::None) bytes = filter_bytes(c, core, elems, bytes, mem);
     store(bytes, k + 1 == core.chunks());
   }
-  if (via_iru && !words.empty()) store(filter_in_iru(c, words, mem), true);
+  if (via_iru && !words.empty()) {
+    store(filter_in_iru(c, words, costs, mem), true);
+    if (c.cost_out) write_lines(c.cost_out, iru_cost_);
+  }
   const uint64_t produced = out_bytes / core.out_elem_bytes();
   ++ops_;
   elements_in_ += c.n;

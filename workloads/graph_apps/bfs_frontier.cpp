@@ -225,7 +225,7 @@ private:
     if (!ne) return 0;
     // No merge named: the platform's iru.merge (none by default, as the
     // thesis' BFS: reorder only).
-    a.src = iru_.arm(ctx, h, {a.depth, 4, a.edges, 0, ne, {}, {}});
+    a.src = iru_.arm(ctx, h, {a.depth, 4, a.edges, 0, ne, {}, {}, {}});
     h.memset(a.count, 0, 4);
     launch_threads(h, "bfs_contract", ne, [a](Warp& w) { return contract_edges(w, a); });
     h.synchronize();

@@ -26,7 +26,8 @@
 //
 // version=scu and scu-filter: the same rounds with the compactions on the
 // stream compaction unit, scu-filter with its unique-best-cost filter on the
-// expansion (sssp_scu.hpp); they need a platform with an SCU.
+// expansion, iscu with that filter in the IRU partitions (sssp_scu.hpp);
+// they need a platform with an SCU (iscu: scu.filter_unit = iru).
 #include "workloads/graph_apps/sssp.hpp"
 
 #include "models/host/host_module.hpp"
@@ -162,19 +163,20 @@ class Sssp : public GraphApp {
 public:
   explicit Sssp(const WorkloadArgs& a) : GraphApp("sssp", a, false, true) {
     source_ = pick_source(a);
-    version_ = edge_frontier_version(a, {"scu", "scu-filter"});
+    version_ = edge_frontier_version(a, {"scu", "scu-filter", "iscu"});
     hash_sets_ = uint32_t(a.u64("hash_sets", 0, 1u << 26));
   }
 
   void elaborate(SimContext& ctx, GpuModule& gpu) override {
-    check_scu_version(ctx, version_, false);
+    check_scu_version(ctx, version_, true);
     iru_.elaborate(ctx, version_, block_);
     GraphApp::elaborate(ctx, gpu);
   }
 
 protected:
   void run(SimContext& ctx, HostModule& h, const DeviceCsr& g) override {
-    if (version_ == "scu" || version_ == "scu-filter") return run_scu(ctx, h, g);
+    if (version_ == "scu" || version_ == "scu-filter" || version_ == "iscu")
+      return run_scu(ctx, h, g);
     if (version_ != "gpu") return run_frontier(ctx, h, g);
     std::vector<uint32_t> init(g.n, kInf), active(g.n, 0);
     init[source_] = 0;
@@ -260,7 +262,7 @@ private:
       h.synchronize();
       const uint32_t ne = h.download<uint32_t>(a.edge_count, 1)[0];
       if (!ne) break;
-      a.src = iru_.arm(ctx, h, {a.dist, 4, a.edges, a.costs, ne, IruMerge::MinU32, {}});
+      a.src = iru_.arm(ctx, h, {a.dist, 4, a.edges, a.costs, ne, IruMerge::MinU32, {}, {}});
       launch_threads(h, "sssp_contract", ne, [a](Warp& w) { return sssp_contract(w, a); });
       h.synchronize();
       iru_.finish(ctx);
@@ -276,7 +278,8 @@ private:
   void run_scu(SimContext& ctx, HostModule& h, const DeviceCsr& g) {
     ScuSsspRun r;
     r.source = source_;
-    r.filter = version_ == "scu-filter";
+    r.filter = version_ == "scu-filter" || version_ == "iscu";
+    r.iscu = version_ == "iscu";
     r.hash_sets = hash_sets_;
     r.max_rounds = iteration_cap();
     dist_ = sssp_on_scu(h, *ScuModule::of(ctx), g, r,
@@ -314,7 +317,8 @@ WorkloadEntry sssp_workload() {
                                  "gpu (Bellman-Ford per vertex) | edge-frontier (expansion, "
                                  "contraction per arc, lookup filter) | iru (its contraction on "
                                  "the IRU) | scu (its compactions on the SCU) | scu-filter (scu "
-                                 "with the best-cost filter in memory)"},
+                                 "with the best-cost filter in memory) | iscu (that filter in "
+                                 "the IRU partitions)"},
                                 {"hash_sets", "0",
                                  "scu-filter: sets of the filter table (0 = vertices / ways)"}})};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<Sssp>(a); }};

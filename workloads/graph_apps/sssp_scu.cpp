@@ -44,7 +44,9 @@ WarpTask sssp_contract(Warp& w, Round a) {
   const Lanes<uint64_t> i = w.global_thread_id();
   const Lanes<uint32_t> u = co_await w.load<uint32_t>(address_of<uint32_t>(a.edges, i), m);
   const Lanes<uint32_t> wt = co_await w.load<uint32_t>(address_of<uint32_t>(a.wfront, i), m);
-  const Lanes<uint32_t> sc = co_await w.load<uint32_t>(address_of<uint32_t>(a.scost, i), m);
+  // iscu: the ISCU wrote whole path costs (no source-cost frontier).
+  Lanes<uint32_t> sc(0u);
+  if (a.scost) sc = co_await w.load<uint32_t>(address_of<uint32_t>(a.scost, i), m);
   co_await w.compute(2);
   const Lanes<uint32_t> c = path_cost(sc, wt);
   const Lanes<uint32_t> prev =
@@ -63,6 +65,26 @@ WarpTask sssp_select(Warp& w, Round a) {
   const Lanes<uint32_t> won =
       select(owner == i.as<uint32_t>(), Lanes<uint32_t>(1u), Lanes<uint32_t>(0u));
   co_await w.store<uint32_t>(address_of<uint32_t>(a.keep, i), won, m);
+}
+
+// The contraction of `ne` edge-frontier elements and the SCU's compaction
+// of the next node frontier (into a.out); returns its length.
+uint32_t contract(HostModule& h, ScuModule& scu, const Round& a, uint64_t ne,
+                  const LaunchFn& launch) {
+  Round c = a;
+  c.n = uint32_t(ne);
+  launch("sssp_contract", ne, [c](Warp& w) { return sssp_contract(w, c); });
+  h.synchronize();
+  launch("sssp_select", ne, [c](Warp& w) { return sssp_select(w, c); });
+  h.synchronize();
+  ScuCommand dc;
+  dc.op = ScuOp::Data;
+  dc.n = ne;
+  dc.data = a.edges;
+  dc.mask = a.keep;
+  dc.out = a.out;
+  dc.out_capacity = a.g.n;
+  return uint32_t(scu.execute(dc, h.gpu().device_memory));
 }
 
 } // namespace
@@ -113,7 +135,8 @@ std::vector<uint32_t> sssp_on_scu(HostModule& h, ScuModule& scu, const DeviceCsr
           1};
   Addr fvec = 0;
   ScuHash hash;
-  if (r.filter) {
+  if (r.iscu) a.scost = 0; // the ISCU writes whole path costs
+  if (r.filter && !r.iscu) {
     // (ID, best cost) entries: 16 ways, or as many as one line holds; by
     // default as many entries as vertices. It persists across rounds: an
     // arc no cheaper than one already passed to the GPU (this round or an
@@ -140,6 +163,21 @@ std::vector<uint32_t> sssp_on_scu(HostModule& h, ScuModule& scu, const DeviceCsr
     ex.index = a.index;
     ex.count = a.count;
     ex.out_capacity = arcs;
+    if (r.iscu) {
+      // One operation: the IRU partitions keep the cheapest copy of each
+      // head (min_u32 on the cost) and the SCU writes (head, cost) pairs.
+      ex.data = g.col_indices;
+      ex.filter = ScuFilter::BestCost;
+      ex.cost = a.weights;
+      ex.cost_add = a.cost;
+      ex.out = a.edges;
+      ex.cost_out = a.wfront;
+      const uint64_t ne = scu.execute(ex, mem);
+      if (!ne) break;
+      a.n = contract(h, scu, a, ne, launch);
+      std::swap(a.in, a.out);
+      continue;
+    }
     if (r.filter) {
       ScuCommand f = ex;
       f.data = g.col_indices;
@@ -165,20 +203,7 @@ std::vector<uint32_t> sssp_on_scu(HostModule& h, ScuModule& scu, const DeviceCsr
     rep.data = a.cost;
     rep.out = a.scost;
     scu.execute(rep, mem);
-    Round c = a;
-    c.n = uint32_t(ne);
-    launch("sssp_contract", ne, [c](Warp& w) { return sssp_contract(w, c); });
-    h.synchronize();
-    launch("sssp_select", ne, [c](Warp& w) { return sssp_select(w, c); });
-    h.synchronize();
-    ScuCommand dc; // the next node frontier
-    dc.op = ScuOp::Data;
-    dc.n = ne;
-    dc.data = a.edges;
-    dc.mask = a.keep;
-    dc.out = a.out;
-    dc.out_capacity = g.n;
-    a.n = uint32_t(scu.execute(dc, mem));
+    a.n = contract(h, scu, a, ne, launch);
     std::swap(a.in, a.out);
   }
   return h.download<uint32_t>(a.dist, g.n);

@@ -15,6 +15,10 @@
 //                      cost); prev > cost: lookup[u] = position (Fig. 5.9);
 //   GPU sssp_select:   keep[i] = (lookup[u] == i) (the lookup-table filter);
 //   SCU data compaction: the next node frontier.
+// iscu (scu.filter_unit = iru): the expansion is one SCU operation whose
+// best-cost filter runs in the IRU partitions (min_u32 on the cost, within
+// the operation); the SCU writes the survivors' heads and whole path costs
+// (no filter vector, weight or source-cost frontier) [A].
 #pragma once
 
 #include "workloads/graph_apps/graph_app.hpp"
@@ -50,6 +54,7 @@ using LaunchFn = std::function<void(const std::string& kernel, uint64_t threads,
 struct ScuSsspRun {
   uint32_t source = 0;
   bool filter = false;     // scu-filter: the best-cost filter on the expansion
+  bool iscu = false;       // iscu: that filter in the IRU partitions, one op
   uint32_t hash_sets = 0;  // its table's sets (0: vertices / ways)
   uint64_t max_rounds = 0; // the iteration cap
   uint64_t rounds = 0;     // out: rounds run

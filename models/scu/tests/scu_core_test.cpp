@@ -224,6 +224,10 @@ TEST_CASE("SCU best-cost and generate/apply commands are checked", "[scu]") {
   REQUIRE(c.problem().find("cost") != std::string::npos); // costs without the filter
   c.cost = 0, c.generate = true;
   REQUIRE(c.problem().find("generate") != std::string::npos);
+  c.generate = false, c.cost_out = 0x70000; // the ISCU's costs: inline best-cost only
+  REQUIRE(c.problem().find("cost_out") != std::string::npos);
+  c.filter = ScuFilter::BestCost, c.cost = 0x50000;
+  REQUIRE(c.problem().empty());
 }
 
 TEST_CASE("SCU apply: a filter vector drops elements of the unfiltered output", "[scu]") {
