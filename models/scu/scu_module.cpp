@@ -224,8 +224,8 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
       for (const ScuElement& e : elems)
         words.insert(words.end(), e.repeat, e.addr);
       if (c.filter == ScuFilter::BestCost) { // the costs travel with them [A]
-        const std::vector<uint32_t> k = fetch_costs(core, elems, mem);
-        costs.insert(costs.end(), k.begin(), k.end());
+        const std::vector<uint32_t> chunk_costs = fetch_costs(core, elems, mem);
+        costs.insert(costs.end(), chunk_costs.begin(), chunk_costs.end());
       }
       continue;
     }
