@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """gpu vs scu-filter vs iscu tables of bfs-frontier (docs/validation/iscu.md).
 
-    python3 scripts/iscu_tables.py build/tlmgpu OUT [--modes lt at]
+    python3 scripts/iscu_tables.py build/tlmgpu OUT [--modes lt at] [--workload sssp]
 
 Runs bfs-frontier with version=gpu, scu-filter (scu.filter_unit=hash: the
 in-memory table) and iscu (the IRU partitions filter) on one platform,
@@ -10,6 +10,11 @@ partitions and joins (idle where unused). One `tlmgpu run` each into
 OUT/<graph>/<version>-<mode> (a run whose stats.json exists is not
 repeated; every run passes its CPU check or the script stops), then one
 markdown table per mode.
+
+--workload sssp: sssp with version=gpu (Bellman-Ford), edge-frontier (the
+thesis' phases on the GPU), scu, scu-filter (the best-cost filter's
+table in memory) and iscu (that filter in the IRU partitions), kron12 with
+weights 1..64 (notes §8.7).
 """
 import argparse
 import json
@@ -22,12 +27,21 @@ DATA = ROOT.parent / "shared" / "data"
 PLATFORM = ROOT / "examples" / "iscu" / "gtx980-iscu.json"
 GRAPHS = {"as20graph": str(DATA / "as20graph.txt"), "kron12": "gen:rmat?scale=12&ef=16"}
 VERSIONS = {"gpu": [], "scu-filter": ["scu.filter_unit=hash"], "iscu": []}
+WORKLOAD = "bfs-frontier"
+
+
+def use_sssp():
+    global GRAPHS, VERSIONS, WORKLOAD
+    WORKLOAD = "sssp"
+    GRAPHS = {"as20graph": GRAPHS["as20graph"], "kron12w": "gen:rmat?scale=12&ef=16&wmax=64"}
+    hash_unit = ["scu.filter_unit=hash"]
+    VERSIONS = {"gpu": [], "edge-frontier": [], "scu": [], "scu-filter": hash_unit, "iscu": []}
 
 
 def run(binary, out, graph, version, mode):
     d = out / graph / f"{version}-{mode}"
     if not (d / "stats.json").exists():
-        cmd = [binary, "run", "-p", str(PLATFORM), "-w", "bfs-frontier", "--arg",
+        cmd = [binary, "run", "-p", str(PLATFORM), "-w", WORKLOAD, "--arg",
                f"version={version}", "--input", GRAPHS[graph], "--timing", mode, "--quiet",
                "--out", str(d)]
         for s in VERSIONS[version]:
@@ -81,7 +95,10 @@ def main():
     ap.add_argument("binary")
     ap.add_argument("out", type=Path)
     ap.add_argument("--modes", nargs="+", default=["lt", "at"])
+    ap.add_argument("--workload", choices=["bfs-frontier", "sssp"], default="bfs-frontier")
     a = ap.parse_args()
+    if a.workload == "sssp":
+        use_sssp()
     for mode in a.modes:
         table(a.out, a.binary, mode)
 

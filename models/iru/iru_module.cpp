@@ -287,7 +287,7 @@ void IruModule::on_line(uint32_t k, const uint8_t* data, Cycle at) {
     uint32_t w;
     std::memcpy(&w, data + (l.word0 + 4ull * (pos - l.first) - l.addr), 4);
     if (!l.secondary && !c.secondary) {
-      classify({w, 0, pos}, at);
+      classify({w, c.gather_secondary.empty() ? 0u : c.gather_secondary[pos], pos}, at);
       continue;
     }
     const uint32_t owner = control_.layout().owner(c, pos);

@@ -45,17 +45,24 @@ struct IruConfig {
   // gather[i] (each partition reads the lines of its own slices); `indices`
   // is unused. Empty: the `indices` array, as configure_iru.
   std::vector<Addr> gather;
+  // With gather: position i's secondary word (the ISCU's best-cost filter:
+  // the cost the SCU computed for it, carried with the redirected fetch).
+  // Empty: 0 for every position.
+  std::vector<uint32_t> gather_secondary;
 
   // Empty, or what is wrong (one line naming the field).
   std::string problem() const {
     if (!elem_bytes || elem_bytes > 1024) return "elem_bytes must be 1..1024";
     if (!gather.empty()) {
       if (n != gather.size()) return "gather: n must be the number of gathered words";
-      if (secondary) return "gather: no secondary array (the SCU's filter keys one word)";
+      if (secondary) return "gather: no secondary array (gather_secondary holds the words)";
+      if (!gather_secondary.empty() && gather_secondary.size() != n)
+        return "gather_secondary: one word per gathered position";
       for (Addr a : gather)
         if (a % 4) return "gather: every word must be 4-byte aligned";
       return "";
     }
+    if (!gather_secondary.empty()) return "gather_secondary: only with gather";
     if (n && !indices) return "indices: no array";
     if (n > 0xffffffffull) return "n: positions are 32-bit (at most 2^32 - 1 elements)";
     if (indices % 4 || secondary % 4) return "indices and secondary must be 4-byte aligned";

@@ -19,21 +19,25 @@ enum class ScuOp : uint8_t {
   AccessExpansion, // out = data[index[i] .. index[i] + count[i]) (mask optional): CSR expansion
 };
 enum class ScuCmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
-// Inline filtering by the Filtering/Grouping unit (seed-003 §2.4, §2.5):
+// Filtering by the Filtering/Grouping unit (seed-003 §2.4, §2.5):
 // Unique drops an output element whose 4-byte value is already in the hash
 // table (a duplicate, or a vertex seen by an earlier operation on the same
-// table) and inserts it otherwise.
-enum class ScuFilter : uint8_t { None, Unique };
+// table) and inserts it otherwise (BFS). BestCost (SSSP) keys the value with
+// a cost (`cost`, `cost_add`): it drops the element unless the table holds
+// no cost for it or a higher one, and stores the lower cost.
+enum class ScuFilter : uint8_t { None, Unique, BestCost };
 
-// An in-memory hash table of the filter: `sets` sets of `ways` 4-byte
-// entries (0xffffffff = empty) from `base`, each set within one line; the
-// host allocates it and fills it with 0xff. Set of x: (x * 2654435761) mod sets.
+// An in-memory hash table of the filter: `sets` sets of `ways` entries of
+// `entry_bytes` (4: the ID; 8: ID then best cost; ID 0xffffffff = empty)
+// from `base`, each set within one line; the host allocates it and fills it
+// with 0xff. Set of x: (x * 2654435761) mod sets.
 struct ScuHash {
   Addr base = 0;
-  uint32_t sets = 0, ways = 16;
+  uint32_t sets = 0, ways = 16, entry_bytes = 4;
   uint32_t set_of(uint32_t x) const { return uint32_t((uint64_t(x) * 2654435761u) % sets); }
-  Addr set_addr(uint32_t set) const { return base + uint64_t(set) * ways * 4; }
-  uint64_t bytes() const { return uint64_t(sets) * ways * 4; }
+  uint32_t set_bytes() const { return ways * entry_bytes; }
+  Addr set_addr(uint32_t set) const { return base + uint64_t(set) * set_bytes(); }
+  uint64_t bytes() const { return uint64_t(sets) * set_bytes(); }
 };
 
 struct ScuCommand {
@@ -48,6 +52,23 @@ struct ScuCommand {
   uint64_t out_capacity = 0; // elements `out` may hold (checked: no silent overrun)
   ScuFilter filter = ScuFilter::None;
   ScuHash hash; // filter != None
+  // BestCost: the cost of the element at data + k * elem_bytes is the u32
+  // at cost + 4k (the same position: SSSP's edge weights), plus, if set, the
+  // u32 cost_add[i] of the input element i that produced it (the source
+  // vertex's distance), saturating at 0xfffffffe.
+  Addr cost = 0, cost_add = 0;
+  // Generate mode (seed-003 §2.2 "two-step use"): instead of the elements,
+  // `out` gets one u32 flag per element of the unfiltered output (1 = the
+  // filter keeps it), for later operations to apply.
+  bool generate = false;
+  // The ISCU's best-cost filter (scu.filter_unit = iru) [A]: the survivors'
+  // costs (the lowest of the merged copies), one u32 per element of `out`,
+  // written here (the thesis' filter vector would need the positions back;
+  // the IRU hands out (ID, cost) pairs, as notes P16 for PageRank).
+  Addr cost_out = 0;
+  // Apply a generated filter vector: element k of the unfiltered output is
+  // dropped when the u32 at apply + 4k is 0 (several arrays, one filter).
+  Addr apply = 0;
 
   // Empty, or what is wrong (one line, names the field).
   std::string problem() const;

@@ -11,17 +11,47 @@ const char* ScuCommand::name() const {
   return n[int(op)];
 }
 
-bool scu_unique_filter(uint32_t x, uint8_t* set, uint32_t ways, uint8_t* victim) {
-  int empty = -1;
+namespace {
+// The way of x in a set of `ways` entries of `entry` bytes (ID first), or
+// -1 with *empty the first empty way (-1: none).
+int find_way(uint32_t x, const uint8_t* set, uint32_t ways, uint32_t entry, int* empty) {
+  *empty = -1;
   for (uint32_t w = 0; w < ways; ++w) {
     uint32_t e;
-    std::memcpy(&e, set + 4 * w, 4);
-    if (e == x) return false;
-    if (e == 0xffffffffu && empty < 0) empty = int(w);
+    std::memcpy(&e, set + entry * w, 4);
+    if (e == x) return int(w);
+    if (e == 0xffffffffu && *empty < 0) *empty = int(w);
   }
-  uint32_t w = empty >= 0 ? uint32_t(empty) : *victim;
-  if (empty < 0) *victim = uint8_t((*victim + 1) % ways);
-  std::memcpy(set + 4 * w, &x, 4);
+  return -1;
+}
+// The way a new ID goes to: an empty one, else the round-robin victim.
+uint32_t insert_way(int empty, uint32_t ways, uint8_t* victim) {
+  if (empty >= 0) return uint32_t(empty);
+  const uint32_t w = *victim;
+  *victim = uint8_t((*victim + 1) % ways);
+  return w;
+}
+} // namespace
+
+bool scu_unique_filter(uint32_t x, uint8_t* set, uint32_t ways, uint8_t* victim) {
+  int empty;
+  if (find_way(x, set, ways, 4, &empty) >= 0) return false;
+  std::memcpy(set + 4 * insert_way(empty, ways, victim), &x, 4);
+  return true;
+}
+
+bool scu_best_cost_filter(uint32_t x, uint32_t cost, uint8_t* set, uint32_t ways, uint8_t* victim) {
+  int empty;
+  int w = find_way(x, set, ways, 8, &empty);
+  if (w >= 0) {
+    uint32_t best;
+    std::memcpy(&best, set + 8 * w + 4, 4);
+    if (best <= cost) return false;
+  } else {
+    w = int(insert_way(empty, ways, victim));
+    std::memcpy(set + 8 * w, &x, 4);
+  }
+  std::memcpy(set + 8 * w + 4, &cost, 4);
   return true;
 }
 
@@ -42,7 +72,19 @@ std::string ScuCommand::problem() const {
     // No table at all is the ISCU's case (the module checks scu.filter_unit).
     if (!hash.base != !hash.sets) return "filter: hash.base and hash.sets go together";
     if (hash.sets && (hash.ways < 1 || hash.ways > 32)) return "filter: hash.ways must be 1..32";
+    const uint32_t entry = filter == ScuFilter::BestCost ? 8 : 4;
+    if (hash.sets && hash.entry_bytes != entry)
+      return "filter: hash.entry_bytes must be " + std::to_string(entry) + " for this filter";
+    if (apply) return "filter: a filtering operation cannot also apply a filter vector";
   }
+  if (filter == ScuFilter::BestCost && !cost)
+    return "filter: the best-cost filter needs a cost vector";
+  if (filter != ScuFilter::BestCost && (cost || cost_add))
+    return "cost: only the best-cost filter reads costs";
+  if (generate && filter == ScuFilter::None) return "generate: a filter vector needs a filter";
+  if (cost_out && (filter != ScuFilter::BestCost || generate))
+    return "cost_out: only an inline best-cost filter writes the survivors' costs";
+  if (apply && op == ScuOp::Bitmask) return "apply: a bitmask operation has no elements to filter";
   return "";
 }
 
@@ -52,7 +94,7 @@ ScuCore::ScuCore(const ScuCommand& c, uint32_t line_bytes, uint32_t width,
       merge_(coalescer_merge) {
   if (std::string p = c.problem(); !p.empty()) throw std::invalid_argument("SCU command: " + p);
   // Bytes of vector parameters per element: what the vector FIFO holds.
-  uint32_t per = (c.mask ? 4 : 0) + (c.index ? 4 : 0) + (c.count ? 4 : 0);
+  uint32_t per = (c.mask ? 4 : 0) + (c.index ? 4 : 0) + (c.count ? 4 : 0) + (c.cost_add ? 4 : 0);
   chunk_ = per ? std::max<uint64_t>(1, vector_fifo_bytes / per) : 1u << 20;
   chunks_ = (c.n + chunk_ - 1) / chunk_;
 }
@@ -64,7 +106,7 @@ uint64_t ScuCore::chunk_count(uint64_t k) const {
 std::vector<Addr> ScuCore::vector_lines(uint64_t k) const {
   std::vector<Addr> lines;
   const uint64_t first = chunk_first(k), n = chunk_count(k);
-  for (Addr base : {c_.mask, c_.index, c_.count}) {
+  for (Addr base : {c_.mask, c_.index, c_.count, c_.cost_add}) {
     if (!base || !n) continue;
     const Addr lo = (base + 4 * first) / line_ * line_, hi = base + 4 * (first + n);
     for (Addr l = lo; l < hi; l += line_)
@@ -90,28 +132,57 @@ std::vector<ScuElement> ScuCore::elements(uint64_t k, const ByteReader& vec) con
   for (uint64_t i = first; i < end; ++i) {
     switch (c_.op) {
     case ScuOp::Bitmask:
-      e.push_back({c_.data + sz * i, 1});
+      e.push_back({c_.data + sz * i, 1, i});
       break;
     case ScuOp::Data:
-      if (keep(i, vec)) e.push_back({c_.data + sz * i, 1});
+      if (keep(i, vec)) e.push_back({c_.data + sz * i, 1, i});
       break;
     case ScuOp::Access:
-      if (keep(i, vec)) e.push_back({c_.data + uint64_t(sz) * u32(c_.index, i, vec), 1});
+      if (keep(i, vec)) e.push_back({c_.data + uint64_t(sz) * u32(c_.index, i, vec), 1, i});
       break;
     case ScuOp::Replication:
       if (keep(i, vec))
-        if (uint32_t r = u32(c_.count, i, vec)) e.push_back({c_.data + sz * i, r});
+        if (uint32_t r = u32(c_.count, i, vec)) e.push_back({c_.data + sz * i, r, i});
       break;
     case ScuOp::AccessExpansion:
       if (keep(i, vec)) {
         const uint64_t at = u32(c_.index, i, vec), cnt = u32(c_.count, i, vec);
         for (uint64_t j = 0; j < cnt; ++j)
-          e.push_back({c_.data + sz * (at + j), 1});
+          e.push_back({c_.data + sz * (at + j), 1, i});
       }
       break;
     }
   }
   return e;
+}
+
+std::vector<Addr> ScuCore::apply_lines(uint64_t pos, uint64_t n) const {
+  std::vector<Addr> lines;
+  if (!n) return lines;
+  for (Addr l = (c_.apply + 4 * pos) / line_ * line_; l < c_.apply + 4 * (pos + n); l += line_)
+    lines.push_back(l);
+  return lines;
+}
+
+std::vector<ScuElement> ScuCore::applied(const std::vector<ScuElement>& e, uint64_t pos,
+                                         const ByteReader& vec) const {
+  std::vector<ScuElement> kept;
+  for (const ScuElement& x : e)
+    for (uint32_t r = 0; r < x.repeat; ++r)
+      if (u32(c_.apply, pos++, vec)) kept.push_back({x.addr, 1, x.row});
+  return kept;
+}
+
+std::vector<uint32_t> ScuCore::costs(const std::vector<ScuElement>& e, const ByteReader& data,
+                                     const ByteReader& vec) const {
+  std::vector<uint32_t> c;
+  for (const ScuElement& x : e) {
+    uint32_t w;
+    data(cost_addr(x), &w, 4);
+    const uint64_t sum = uint64_t(w) + (c_.cost_add ? u32(c_.cost_add, x.row, vec) : 0);
+    c.insert(c.end(), x.repeat, uint32_t(std::min<uint64_t>(sum, 0xfffffffeu)));
+  }
+  return c;
 }
 
 std::vector<ScuLineRequest> ScuCore::data_requests(const std::vector<ScuElement>& e) const {
@@ -189,11 +260,12 @@ std::vector<uint8_t> scu_reference(const ScuCommand& c, const ByteReader& mem) {
     mem(base + 4 * i, &v, 4);
     return v;
   };
+  uint64_t pos = 0; // apply: the element's position in the unfiltered output
   auto emit = [&](Addr a, uint32_t times) {
     uint8_t b[8];
     mem(a, b, sz);
     for (uint32_t r = 0; r < times; ++r)
-      out.insert(out.end(), b, b + sz);
+      if (!c.apply || u32(c.apply, pos++)) out.insert(out.end(), b, b + sz);
   };
   for (uint64_t i = 0; i < c.n; ++i) {
     const bool keep = !c.mask || u32(c.mask, i) != 0;

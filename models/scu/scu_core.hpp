@@ -29,6 +29,7 @@ using ByteReader = std::function<void(Addr a, void* dst, size_t n)>;
 struct ScuElement {
   Addr addr;
   uint32_t repeat;
+  uint64_t row = 0; // the input element that produced it (cost_add's index)
 };
 
 // A read request the coalescing unit sends: one line, and how many element
@@ -53,6 +54,20 @@ public:
   // With the chunk's vectors readable through `vec`: the data elements in
   // output order. Bitmask: every data[i] (the output is the mask).
   std::vector<ScuElement> elements(uint64_t k, const ByteReader& vec) const;
+  // Apply mode: the lines of the filter vector for the unfiltered output
+  // elements [pos, pos + n), and the elements it keeps (a repeated element
+  // becomes one element per copy, each with its own flag).
+  std::vector<Addr> apply_lines(uint64_t pos, uint64_t n) const;
+  std::vector<ScuElement> applied(const std::vector<ScuElement>& e, uint64_t pos,
+                                  const ByteReader& vec) const;
+  // BestCost: where element x's cost word lies (same position in `cost`).
+  Addr cost_addr(const ScuElement& x) const {
+    return c_.cost + (x.addr - c_.data) / c_.elem_bytes * 4;
+  }
+  // BestCost: the costs of `e` (cost words readable through `data`, cost_add
+  // through `vec`), saturating below the empty marker.
+  std::vector<uint32_t> costs(const std::vector<ScuElement>& e, const ByteReader& data,
+                              const ByteReader& vec) const;
   // The elements as line requests through the coalescing unit: `width`
   // elements per cycle; a group to a line that has an entry among the last
   // `coalescer_entries` requests with fewer than `merge` groups joins it.
@@ -61,7 +76,9 @@ public:
   std::vector<uint8_t> output(uint64_t k, const std::vector<ScuElement>& e,
                               const ByteReader& data) const;
   // Elements the chunk produces (output bytes / output element size).
-  uint32_t out_elem_bytes() const { return c_.op == ScuOp::Bitmask ? 4 : c_.elem_bytes; }
+  uint32_t out_elem_bytes() const {
+    return c_.op == ScuOp::Bitmask || c_.generate ? 4 : c_.elem_bytes;
+  }
   const ScuCommand& command() const { return c_; }
 
 private:
@@ -74,7 +91,7 @@ private:
 };
 
 // The operation's output, computed directly (no timing, no coalescing);
-// no filtering.
+// a generated filter vector (`apply`) is applied; no filtering.
 std::vector<uint8_t> scu_reference(const ScuCommand& c, const ByteReader& mem);
 
 // One probe of the unique filter (seed-003 §2.5) on a set's `ways` entries
@@ -84,5 +101,14 @@ std::vector<uint8_t> scu_reference(const ScuCommand& c, const ByteReader& mem);
 // Never drops a value it has not seen (no false positives); an evicted value
 // can pass again (false negatives), which the kernels tolerate.
 bool scu_unique_filter(uint32_t x, uint8_t* set, uint32_t ways, uint8_t* victim);
+
+// One probe of the unique-best-cost filter (SSSP, seed-003 §2.5) on a set of
+// `ways` 8-byte entries (ID, best cost): x present with a cost no higher than
+// `cost` -> false (drop); present with a higher cost -> the cost is
+// overwritten, true (keep: the earlier copy already passed and is not
+// revisited [A]); absent -> inserted as scu_unique_filter does, true. Drops
+// an element only after one with the same ID and a cost at most its own
+// passed, so a distance it could improve is never lost.
+bool scu_best_cost_filter(uint32_t x, uint32_t cost, uint8_t* set, uint32_t ways, uint8_t* victim);
 
 } // namespace tlmgpu

@@ -50,11 +50,12 @@ void ScuModule::read_bytes(Addr a, void* dst, size_t n) const {
   }
 }
 
-GpuPayload* ScuModule::make(const Req& r) {
+GpuPayload* ScuModule::make(const Req& r, uint16_t warp) {
   const unsigned lb = ctx_.net.line_bytes;
   GpuAccess a;
   a.kind = r.write ? AccessKind::Store : AccessKind::Load;
   a.src_sm = 0xffff; // not an SM: replies route by the crossbar input
+  a.src_warp = warp;
   a.sector_mask = (1u << (lb / ctx_.net.sector_bytes)) - 1;
   a.txn_id = ctx_.pool.next_txn_id();
   GpuPayload* t = ctx_.pool.allocate();
@@ -70,7 +71,7 @@ GpuPayload* ScuModule::make(const Req& r) {
 void ScuModule::on_response(Payload& t) {
   auto& p = static_cast<GpuPayload&>(t);
   if (pulling_)
-    take_reply(p.data()); // only window lines are read while pulling
+    take_pulled(p); // only window lines are read while pulling
   else if (p.get_command() == tlm::TLM_READ_COMMAND)
     lines_[p.get_address()].assign(p.data(), p.data() + ctx_.net.line_bytes);
   p.release();
@@ -131,44 +132,6 @@ void ScuModule::check_range(const DeviceMemory& mem, const ScuCommand& c, const 
   throw ConfigError(os.str());
 }
 
-std::vector<uint8_t> ScuModule::filter_chunk(const ScuCommand& c, const std::vector<uint8_t>& in) {
-  const unsigned lb = ctx_.net.line_bytes;
-  auto line_of = [&](uint32_t x) { return c.hash.set_addr(c.hash.set_of(x)) / lb * lb; };
-  std::vector<Req> reads;
-  for (size_t i = 0; i + 4 <= in.size(); i += 4) {
-    uint32_t x;
-    std::memcpy(&x, in.data() + i, 4);
-    const Addr line = line_of(x);
-    if (hash_lines_.emplace(line, std::vector<uint8_t>()).second)
-      reads.push_back({line, false, Cycle(reads.size()), {}, {}}); // one access per cycle
-  }
-  hash_reads_ += reads.size();
-  transfer(reads);
-  for (const Req& r : reads)
-    hash_lines_[r.line] = lines_.at(r.line);
-  std::vector<uint8_t> out;
-  std::vector<Addr> dirty;
-  for (size_t i = 0; i + 4 <= in.size(); i += 4) {
-    uint32_t x;
-    std::memcpy(&x, in.data() + i, 4);
-    const Addr set = c.hash.set_addr(c.hash.set_of(x)), line = set / lb * lb;
-    if (!scu_unique_filter(x, hash_lines_[line].data() + (set - line), c.hash.ways,
-                           &victim_[set])) {
-      ++filtered_;
-      continue;
-    }
-    out.insert(out.end(), in.begin() + i, in.begin() + i + 4);
-    if (std::find(dirty.begin(), dirty.end(), line) == dirty.end()) dirty.push_back(line);
-  }
-  std::vector<Req> writes;
-  for (Addr l : dirty)
-    writes.push_back(
-        {l, true, Cycle(writes.size()), hash_lines_[l], std::vector<uint8_t>(lb, 0xff)});
-  hash_writes_ += writes.size();
-  transfer(writes);
-  return out;
-}
-
 uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
   if (std::string p = c.problem(); !p.empty())
     throw ConfigError("SCU " + std::string(c.name()) + ": " + p);
@@ -188,12 +151,23 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
                         ": filter: no hash table (hash.base, hash.sets); scu.filter_unit = hash "
                         "filters with a table in device memory");
     check_range(mem, c, "hash", c.hash.base, c.hash.bytes());
-    if (c.hash.ways * 4 > lb || c.hash.base % (c.hash.ways * 4))
+    if (c.hash.set_bytes() > lb || c.hash.base % c.hash.set_bytes())
       throw ConfigError("SCU " + std::string(c.name()) + ": hash sets of " +
-                        std::to_string(c.hash.ways) + " ways must lie within one " +
+                        std::to_string(c.hash.ways) + " ways of " +
+                        std::to_string(c.hash.entry_bytes) + " bytes must lie within one " +
                         std::to_string(lb) + "-byte line (base aligned to the set size)");
   }
+  if (via_iru && c.generate)
+    throw ConfigError("SCU " + std::string(c.name()) +
+                      ": scu.filter_unit = iru filters inline only (no filter vector in the "
+                      "ISCU); use scu.filter_unit = hash");
+  if (c.cost_out && !via_iru)
+    throw ConfigError("SCU " + std::string(c.name()) +
+                      ": cost_out: only the ISCU (scu.filter_unit = iru) writes the survivors' "
+                      "costs");
+  check_range(mem, c, "cost_out", c.cost_out, c.cost_out ? 4 * c.out_capacity : 0);
   hash_lines_.clear();
+  apply_pos_ = 0;
   check_range(mem, c, "out", c.out,
               uint64_t(c.op == ScuOp::Bitmask ? 4 : c.elem_bytes) * c.out_capacity);
   ScuCore core(c, lb, spec_.width, spec_.coalescer_entries, spec_.coalescer_merge,
@@ -230,7 +204,8 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
     writes_ += w.size();
     transfer(w);
   };
-  std::vector<Addr> words; // via_iru: the data elements, in output order
+  std::vector<Addr> words;     // via_iru: the data elements, in output order
+  std::vector<uint32_t> costs; // via_iru, BestCost: their costs
   for (uint64_t k = 0; k < core.chunks(); ++k) {
     lines_.clear();
     // 1. Vector parameters into the vector FIFO.
@@ -240,13 +215,18 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
     vector_reads_ += vec.size();
     transfer(vec);
     // 2-3. Data addresses at `width` per cycle, coalesced, fetched in order.
-    const std::vector<ScuElement> elems = core.elements(k, rd);
+    std::vector<ScuElement> elems = core.elements(k, rd);
     if (c.op == ScuOp::Access || c.op == ScuOp::AccessExpansion)
       for (const ScuElement& e : elems)
         check_range(mem, c, "data element", e.addr, c.elem_bytes);
+    if (c.apply) elems = apply_filter(core, elems, mem);
     if (via_iru) { // the data fetches go to the IRU, not back to the SCU
       for (const ScuElement& e : elems)
         words.insert(words.end(), e.repeat, e.addr);
+      if (c.filter == ScuFilter::BestCost) { // the costs travel with them [A]
+        const std::vector<uint32_t> chunk_costs = fetch_costs(core, elems, mem);
+        costs.insert(costs.end(), chunk_costs.begin(), chunk_costs.end());
+      }
       continue;
     }
     const std::vector<ScuLineRequest> dreq = core.data_requests(elems);
@@ -260,10 +240,13 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
     data_reads_ += data.size();
     transfer(data);
     std::vector<uint8_t> bytes = core.output(k, elems, rd);
-    if (c.filter != ScuFilter::None) bytes = filter_chunk(c, bytes);
+    if (c.filter != ScuFilter::None) bytes = filter_bytes(c, core, elems, bytes, mem);
     store(bytes, k + 1 == core.chunks());
   }
-  if (via_iru && !words.empty()) store(filter_in_iru(c, words, mem), true);
+  if (via_iru && !words.empty()) {
+    store(filter_in_iru(c, words, costs, mem), true);
+    if (c.cost_out) write_lines(c.cost_out, iru_cost_);
+  }
   const uint64_t produced = out_bytes / core.out_elem_bytes();
   ++ops_;
   elements_in_ += c.n;

@@ -20,6 +20,8 @@
 
 namespace tlmgpu {
 
+class IruControl;
+
 class ScuModule : public sc_core::sc_module {
 public:
   ScuModule(sc_core::sc_module_name n, SimContext& ctx, const ScuSpec& spec, StatGroup& parent);
@@ -46,18 +48,40 @@ private:
   // Moves `reqs` in order; read lines land in `lines_`.
   void transfer(std::vector<Req>& reqs);
   void on_response(Payload& t);
-  GpuPayload* make(const Req& r);
+  GpuPayload* make(const Req& r, uint16_t warp = 0);
   void read_bytes(Addr a, void* dst, size_t n) const;
-  // The Filtering/Grouping unit on one chunk's output (unique filter): the
-  // hash sets it probes are read (one L2 access per cycle), probed in
-  // element order, and the sets it changed written back.
-  std::vector<uint8_t> filter_chunk(const ScuCommand& c, const std::vector<uint8_t>& in);
+  // The Filtering/Grouping unit (scu_filter_module.cpp) on one chunk's
+  // output keys (and costs, BestCost): the hash sets it probes are read (one
+  // L2 access per cycle), probed in element order, and the sets it changed
+  // written back; a keep flag per key.
+  std::vector<uint8_t> filter_chunk(const ScuCommand& c, const std::vector<uint32_t>& keys,
+                                    const std::vector<uint32_t>& costs);
+  // The chunk's output `bytes` (elements `e`) filtered: the kept elements,
+  // or (generate) one u32 flag each. BestCost fetches the costs first.
+  std::vector<uint8_t> filter_bytes(const ScuCommand& c, const ScuCore& core,
+                                    const std::vector<ScuElement>& e,
+                                    const std::vector<uint8_t>& bytes, const DeviceMemory& mem);
+  // BestCost: the costs of `e` (their cost lines read in).
+  std::vector<uint32_t> fetch_costs(const ScuCore& core, const std::vector<ScuElement>& e,
+                                    const DeviceMemory& mem);
+  // Apply mode: the elements the filter vector keeps (its lines read in).
+  std::vector<ScuElement> apply_filter(const ScuCore& core, const std::vector<ScuElement>& e,
+                                       const DeviceMemory& mem);
   // The ISCU (scu_iru_module.cpp): `words` (the filtered operation's
   // data elements, in output order) go to the IRU partitions, whose hash
-  // drops duplicates; the SCU takes the survivors from their windows.
+  // drops duplicates (with `costs`, BestCost: keeps the cheapest copy); the
+  // SCU takes the survivors from their windows (and their costs, into
+  // iru_cost_).
   std::vector<uint8_t> filter_in_iru(const ScuCommand& c, const std::vector<Addr>& words,
-                                     const DeviceMemory& mem);
-  void take_reply(const uint8_t* line); // one window reply: active lanes into iru_out_
+                                     const std::vector<uint32_t>& costs, const DeviceMemory& mem);
+  // One window reply: active lanes into iru_out_ (their secondary words,
+  // window line 1 of the same reply, into iru_cost_ when `sec` is given).
+  void take_reply(const uint8_t* line, const uint8_t* sec = nullptr);
+  void take_pulled(Payload& t); // at: a window line came back (line 0 or 1)
+  // at, BestCost: pulls replies and their costs with `window` slots.
+  void pull_with_costs(IruControl& iru, uint64_t window);
+  // Packs `bytes` from `base` into whole-line writes (ISCU: the costs).
+  void write_lines(Addr base, const std::vector<uint8_t>& bytes);
   static void check_range(const DeviceMemory& mem, const ScuCommand& c, const char* what, Addr a,
                           uint64_t bytes);
 
@@ -70,8 +94,19 @@ private:
   std::unordered_map<Addr, uint8_t> victim_;                  // round-robin pointer per hash set
   sc_core::sc_event answered_;
   uint64_t outstanding_ = 0;
+  uint64_t apply_pos_ = 0;                  // apply: unfiltered output elements of earlier chunks
   bool pulling_ = false, iru_done_ = false; // at: replies of the IRU windows are arriving
-  std::vector<uint8_t> iru_out_;            // the elements they carried
+  std::vector<uint8_t> iru_out_, iru_cost_; // the elements they carried, their costs
+  // at, pulling with costs: each outstanding request is a slot (its
+  // src_warp), so the IRU pairs its line-1 load with the slot's reply.
+  enum class Slot : uint8_t { Free, Line0, NeedSec, Line1 };
+  struct PullSlot {
+    Slot state = Slot::Free;
+    Addr window = 0;
+    std::vector<uint8_t> ids; // the line-0 reply waiting for its costs
+  };
+  std::vector<PullSlot> slots_;
+  bool want_sec_ = false;
   Counter &ops_, &cycles_, &elements_in_, &elements_out_, &vector_reads_, &data_reads_, &writes_,
       &merged_groups_, &filtered_, &hash_reads_, &hash_writes_, &iru_elements_, &iru_replies_;
 };

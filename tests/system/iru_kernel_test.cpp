@@ -113,7 +113,7 @@ Both run_both(const std::string& platform, TimingMode mode, const Input& in, uin
       a.label = h.upload(std::vector<uint32_t>(in.vertices, label0));
       a.lookup = h.upload(std::vector<uint32_t>(in.vertices, ~0u));
       if (k == 1) {
-        REQUIRE(configure_iru(h.context(), {a.label, 4, a.edges, a.weights, n, m, {}},
+        REQUIRE(configure_iru(h.context(), {a.label, 4, a.edges, a.weights, n, m, {}, {}},
                               h.gpu().device_memory));
         a.iru = iru->device();
       }

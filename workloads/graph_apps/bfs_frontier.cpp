@@ -31,6 +31,7 @@
 #include "models/scu/scu_module.hpp"
 #include "workloads/graph_apps/edge_frontier.hpp"
 #include "workloads/graph_apps/graph_app.hpp"
+#include "workloads/graph_apps/sssp_scu.hpp"
 
 namespace tlmgpu {
 namespace {
@@ -98,12 +99,11 @@ WarpTask prepare(Warp& w, Level a) {
   if (m.empty()) co_return;
   const Lanes<uint64_t> i = w.global_thread_id();
   const Lanes<uint32_t> v = co_await w.load<uint32_t>(address_of<uint32_t>(a.in, i), m);
-  const Lanes<uint32_t> lo = co_await w.load<uint32_t>(address_of<uint32_t>(a.g.row_offsets, v), m);
-  const Lanes<uint32_t> hi =
-      co_await w.load<uint32_t>(address_of<uint32_t>(a.g.row_offsets, v + Lanes<uint32_t>(1u)), m);
+  Lanes<uint32_t> lo, degree;
+  co_await csr_row(w, a.g, v, m, lo, degree);
   co_await w.compute(1);
   co_await w.store<uint32_t>(address_of<uint32_t>(a.index, i), lo, m);
-  co_await w.store<uint32_t>(address_of<uint32_t>(a.degree, i), hi - lo, m);
+  co_await w.store<uint32_t>(address_of<uint32_t>(a.degree, i), degree, m);
 }
 
 // scu, step 3: lane i claims edge-frontier element i; keep[i] = it won.
@@ -130,22 +130,7 @@ public:
 
   // Before the simulation starts: version=scu needs an SCU on the platform.
   void elaborate(SimContext& ctx, GpuModule& gpu) override {
-    if (scu_ && !ScuModule::of(ctx))
-      throw ConfigError("workload argument version: " + version_ +
-                        " needs a platform with an SCU (a block of type scu, e.g. "
-                        "examples/scu/gtx980-scu.json)");
-    // The filter's unit is the platform's (scu.filter_unit): each version
-    // names the one it measures, so a run cannot report the other's numbers.
-    const std::string& unit = ctx.platform.scu.filter_unit;
-    if (version_ == "iscu" &&
-        (unit != "iru" || !IruControl::of(ctx) || !IruControl::of(ctx)->enabled()))
-      throw ConfigError("workload argument version: iscu needs a platform whose SCU filters in "
-                        "the IRU (scu.filter_unit = iru, blocks of type iru, iru.enabled; e.g. "
-                        "examples/iscu/gtx980-iscu.json)");
-    if (version_ == "scu-filter" && unit != "hash")
-      throw ConfigError("workload argument version: scu-filter filters with a table in memory, "
-                        "but this platform's SCU filters in the IRU (scu.filter_unit = iru): "
-                        "use version=iscu");
+    check_scu_version(ctx, version_, true);
     iru_.elaborate(ctx, version_, block_);
     GraphApp::elaborate(ctx, gpu);
   }
@@ -240,7 +225,7 @@ private:
     if (!ne) return 0;
     // No merge named: the platform's iru.merge (none by default, as the
     // thesis' BFS: reorder only).
-    a.src = iru_.arm(ctx, h, {a.depth, 4, a.edges, 0, ne, {}, {}});
+    a.src = iru_.arm(ctx, h, {a.depth, 4, a.edges, 0, ne, {}, {}, {}});
     h.memset(a.count, 0, 4);
     launch_threads(h, "bfs_contract", ne, [a](Warp& w) { return contract_edges(w, a); });
     h.synchronize();

@@ -39,6 +39,14 @@ WarpTask reserve(Warp& w, Addr count, const Lanes<uint32_t>& n, Mask m, Lanes<ui
   first = Lanes<uint32_t>(base[leader]) + before;
 }
 
+WarpTask csr_row(Warp& w, const DeviceCsr& g, const Lanes<uint32_t>& v, Mask m,
+                 Lanes<uint32_t>& first, Lanes<uint32_t>& degree) {
+  first = co_await w.load<uint32_t>(address_of<uint32_t>(g.row_offsets, v), m);
+  const Lanes<uint32_t> end =
+      co_await w.load<uint32_t>(address_of<uint32_t>(g.row_offsets, v + Lanes<uint32_t>(1u)), m);
+  degree = end - first;
+}
+
 WarpTask expand_arcs(Warp& w, const DeviceCsr& g, const Lanes<uint32_t>& v, Mask m, Addr count,
                      bool with_weight, const Lanes<uint32_t>& carry, ExpandFn fn) {
   if (m.empty()) co_return;

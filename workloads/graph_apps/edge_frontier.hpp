@@ -45,6 +45,11 @@ WarpTask take_element(Warp& w, const ContractSource& s, ContractElement& out, un
 // each lane its offset), not one per lane on the one word.
 WarpTask reserve(Warp& w, Addr count, const Lanes<uint32_t>& n, Mask m, Lanes<uint32_t>& first);
 
+// The CSR row of each lane's vertex v (lanes in `m`): its first arc and its
+// out-degree (two row_offsets loads), for the SCU versions' prepare kernels.
+WarpTask csr_row(Warp& w, const DeviceCsr& g, const Lanes<uint32_t>& v, Mask m,
+                 Lanes<uint32_t>& first, Lanes<uint32_t>& degree);
+
 // The expansion (Merrill et al.'s gathering, seed-003 §1.3): lanes in `m`
 // append their vertex v's out-arcs to an edge frontier (reserve() on its
 // element counter `count`). A list of 32 arcs or more

@@ -207,7 +207,8 @@ private:
     launch_threads(h, "pr_expand", a.g.m, [a](Warp& w) { return pr_expand(w, a); });
     h.synchronize(); // the IRU reads the weight frontier from L2 once armed
     if (!a.g.m) return;
-    a.src = iru_.arm(ctx, h, {a.next, 4, a.g.col_indices, a.weights, a.g.m, IruMerge::AddF32, {}});
+    a.src =
+        iru_.arm(ctx, h, {a.next, 4, a.g.col_indices, a.weights, a.g.m, IruMerge::AddF32, {}, {}});
     launch_threads(h, "pr_contract", a.g.m, [a](Warp& w) { return pr_contract(w, a); });
     h.synchronize();
     iru_.finish(ctx);

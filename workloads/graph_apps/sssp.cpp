@@ -23,12 +23,19 @@
 //   sssp_select:   the one position left in lookup[u] appends u to the next
 //                  frontier (the thesis' lookup-table filter: the racing
 //                  plain stores leave exactly one writer's position).
+//
+// version=scu and scu-filter: the same rounds with the compactions on the
+// stream compaction unit, scu-filter with its unique-best-cost filter on the
+// expansion, iscu with that filter in the IRU partitions (sssp_scu.hpp);
+// they need a platform with an SCU (iscu: scu.filter_unit = iru).
 #include "workloads/graph_apps/sssp.hpp"
 
 #include "models/host/host_module.hpp"
 #include "models/iru/iru_types.hpp"
+#include "models/scu/scu_module.hpp"
 #include "workloads/graph_apps/edge_frontier.hpp"
 #include "workloads/graph_apps/graph_app.hpp"
+#include "workloads/graph_apps/sssp_scu.hpp"
 
 #include <cstdio>
 #include <functional>
@@ -43,14 +50,6 @@ struct SsspArgs {
   DeviceCsr g;
   Addr dist = 0, next = 0, active = 0, flag = 0;
 };
-
-// Saturating add: a path longer than 2^32 - 2 stays "very far", never wraps.
-Lanes<uint32_t> path_cost(const Lanes<uint32_t>& dist, const Lanes<uint32_t>& weight) {
-  return Lanes<uint32_t>::generate([&](unsigned i) {
-    const uint64_t s = uint64_t(dist[i]) + weight[i];
-    return s >= kInf ? kInf - 1 : uint32_t(s);
-  });
-}
 
 WarpTask sssp_relax(Warp& w, SsspArgs a) {
   const Lanes<uint32_t> v = my_vertex(w);
@@ -164,16 +163,20 @@ class Sssp : public GraphApp {
 public:
   explicit Sssp(const WorkloadArgs& a) : GraphApp("sssp", a, false, true) {
     source_ = pick_source(a);
-    version_ = edge_frontier_version(a);
+    version_ = edge_frontier_version(a, {"scu", "scu-filter", "iscu"});
+    hash_sets_ = uint32_t(a.u64("hash_sets", 0, 1u << 26));
   }
 
   void elaborate(SimContext& ctx, GpuModule& gpu) override {
+    check_scu_version(ctx, version_, true);
     iru_.elaborate(ctx, version_, block_);
     GraphApp::elaborate(ctx, gpu);
   }
 
 protected:
   void run(SimContext& ctx, HostModule& h, const DeviceCsr& g) override {
+    if (version_ == "scu" || version_ == "scu-filter" || version_ == "iscu")
+      return run_scu(ctx, h, g);
     if (version_ != "gpu") return run_frontier(ctx, h, g);
     std::vector<uint32_t> init(g.n, kInf), active(g.n, 0);
     init[source_] = 0;
@@ -259,7 +262,7 @@ private:
       h.synchronize();
       const uint32_t ne = h.download<uint32_t>(a.edge_count, 1)[0];
       if (!ne) break;
-      a.src = iru_.arm(ctx, h, {a.dist, 4, a.edges, a.costs, ne, IruMerge::MinU32, {}});
+      a.src = iru_.arm(ctx, h, {a.dist, 4, a.edges, a.costs, ne, IruMerge::MinU32, {}, {}});
       launch_threads(h, "sssp_contract", ne, [a](Warp& w) { return sssp_contract(w, a); });
       h.synchronize();
       iru_.finish(ctx);
@@ -272,6 +275,21 @@ private:
     dist_ = h.download<uint32_t>(a.dist, g.n);
   }
 
+  void run_scu(SimContext& ctx, HostModule& h, const DeviceCsr& g) {
+    ScuSsspRun r;
+    r.source = source_;
+    r.filter = version_ == "scu-filter" || version_ == "iscu";
+    r.iscu = version_ == "iscu";
+    r.hash_sets = hash_sets_;
+    r.max_rounds = iteration_cap();
+    dist_ = sssp_on_scu(h, *ScuModule::of(ctx), g, r,
+                        [&](const std::string& k, uint64_t n, std::function<WarpTask(Warp&)> b) {
+                          launch_threads(h, k, n, std::move(b));
+                        });
+    iterations_ = r.rounds;
+    converged_ = r.converged;
+  }
+
   // Fixed-point weights (fractional file values): distances are in the same
   // scaled units.
   std::string weight_units() const {
@@ -282,7 +300,7 @@ private:
   }
 
   std::future<std::vector<uint64_t>> reference_;
-  uint32_t source_ = 0;
+  uint32_t source_ = 0, hash_sets_ = 0;
   std::vector<uint32_t> dist_;
   std::string version_;
   IruContractions iru_;
@@ -298,7 +316,11 @@ WorkloadEntry sssp_workload() {
                                 {"version", "gpu",
                                  "gpu (Bellman-Ford per vertex) | edge-frontier (expansion, "
                                  "contraction per arc, lookup filter) | iru (its contraction on "
-                                 "the IRU)"}})};
+                                 "the IRU) | scu (its compactions on the SCU) | scu-filter (scu "
+                                 "with the best-cost filter in memory) | iscu (that filter in "
+                                 "the IRU partitions)"},
+                                {"hash_sets", "0",
+                                 "scu-filter: sets of the filter table (0 = vertices / ways)"}})};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<Sssp>(a); }};
 }
 

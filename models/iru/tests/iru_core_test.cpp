@@ -345,6 +345,14 @@ TEST_CASE("iru layout: a gather configuration reads each word once, by runs", "[
   REQUIRE(c.problem().find("gather") != std::string::npos);
   c.secondary = 0, c.n = 2;
   REQUIRE(c.problem().find("gather") != std::string::npos);
+  c.n = c.gather.size();
+  REQUIRE(c.problem().empty());
+  c.gather_secondary = {1, 2}; // the ISCU's costs: one per gathered word
+  REQUIRE(c.problem().find("gather_secondary") != std::string::npos);
+  c.gather_secondary.assign(c.n, 7);
+  REQUIRE(c.problem().empty());
+  c.gather.clear(), c.indices = 0x1000;
+  REQUIRE(c.problem().find("only with gather") != std::string::npos);
 }
 
 TEST_CASE("iru configurations are checked", "[iru]") {

@@ -174,3 +174,79 @@ TEST_CASE("SCU filter commands key 4-byte elements, with a whole table or none",
   c.op = ScuOp::Bitmask;
   REQUIRE(!c.problem().empty());
 }
+
+TEST_CASE("SCU best-cost filter: keeps a first sighting and every lower cost", "[scu]") {
+  std::vector<uint8_t> set(8 * 2, 0xff); // 2 ways of (ID, cost)
+  uint8_t victim = 0;
+  REQUIRE(scu_best_cost_filter(7, 50, set.data(), 2, &victim));  // empty: insert
+  REQUIRE(!scu_best_cost_filter(7, 50, set.data(), 2, &victim)); // equal: no gain
+  REQUIRE(!scu_best_cost_filter(7, 60, set.data(), 2, &victim)); // worse
+  REQUIRE(scu_best_cost_filter(7, 40, set.data(), 2, &victim));  // better: overwrite
+  REQUIRE(!scu_best_cost_filter(7, 45, set.data(), 2, &victim)); // 40 is stored now
+  REQUIRE(scu_best_cost_filter(8, 90, set.data(), 2, &victim));
+  REQUIRE(scu_best_cost_filter(9, 10, set.data(), 2, &victim)); // full: evicts way 0 (7)
+  REQUIRE(scu_best_cost_filter(7, 45, set.data(), 2, &victim)); // forgotten: passes again
+  // Random streams: an element is dropped only after one with its ID and a
+  // cost at most its own passed (no distance lost); with room for every ID,
+  // exactly the strict improvements pass.
+  for (uint32_t ways : {2u, 16u}) {
+    std::vector<uint8_t> s(8 * ways, 0xff);
+    uint8_t v = 0;
+    std::map<uint32_t, uint32_t> best_kept, best_seen;
+    uint32_t seed = 12345;
+    for (int i = 0; i < 4000; ++i) {
+      seed = seed * 1103515245u + 12345u;
+      const uint32_t id = (seed >> 8) % 12, cost = (seed >> 16) % 100;
+      const bool kept = scu_best_cost_filter(id, cost, s.data(), ways, &v);
+      const bool improves = !best_seen.count(id) || cost < best_seen[id];
+      if (!kept) REQUIRE((best_kept.count(id) && best_kept[id] <= cost));
+      if (ways == 16) REQUIRE(kept == improves);
+      if (kept && (!best_kept.count(id) || cost < best_kept[id])) best_kept[id] = cost;
+      if (improves) best_seen[id] = cost;
+    }
+  }
+}
+
+TEST_CASE("SCU best-cost and generate/apply commands are checked", "[scu]") {
+  ScuCommand c;
+  c.op = ScuOp::AccessExpansion, c.n = 1, c.data = D, c.index = I, c.count = C, c.out = 0x90000;
+  c.filter = ScuFilter::BestCost;
+  REQUIRE(c.problem().find("cost vector") != std::string::npos);
+  c.cost = 0x50000;
+  REQUIRE(c.problem().empty()); // no table: the ISCU's case (the module refuses it)
+  c.hash.base = 0x100000, c.hash.sets = 4;
+  REQUIRE(c.problem().find("entry_bytes must be 8") != std::string::npos);
+  c.hash.entry_bytes = 8;
+  REQUIRE(c.problem().empty());
+  c.apply = 0x60000;
+  REQUIRE(c.problem().find("apply") != std::string::npos);
+  c.apply = 0, c.filter = ScuFilter::None;
+  REQUIRE(c.problem().find("cost") != std::string::npos); // costs without the filter
+  c.cost = 0, c.generate = true;
+  REQUIRE(c.problem().find("generate") != std::string::npos);
+  c.generate = false, c.cost_out = 0x70000; // the ISCU's costs: inline best-cost only
+  REQUIRE(c.problem().find("cost_out") != std::string::npos);
+  c.filter = ScuFilter::BestCost, c.cost = 0x50000;
+  REQUIRE(c.problem().empty());
+}
+
+TEST_CASE("SCU apply: a filter vector drops elements of the unfiltered output", "[scu]") {
+  Mem m;
+  m.put(D, {10, 11, 12, 13, 14, 15});
+  m.put(I, {0, 3});
+  m.put(C, {3, 2}); // expansion: 10 11 12 13 14
+  m.put(0x60000, {1, 0, 1, 0, 1});
+  ScuCommand c;
+  c.op = ScuOp::AccessExpansion, c.n = 2, c.data = D, c.index = I, c.count = C, c.out = 0x90000;
+  c.apply = 0x60000;
+  ScuCore core(c, 128, 4, 32, 4, 64);
+  const auto e = core.applied(core.elements(0, m.reader()), 0, m.reader());
+  REQUIRE(words(core.output(0, e, m.reader())) == std::vector<uint32_t>{10, 12, 14});
+  REQUIRE(words(scu_reference(c, m.reader())) == std::vector<uint32_t>{10, 12, 14});
+  // Replication: each copy has its own flag (rows 10 x3, 11 x2).
+  c.op = ScuOp::Replication, c.index = 0;
+  REQUIRE(words(scu_reference(c, m.reader())) == std::vector<uint32_t>{10, 10, 11});
+  ScuCore rep(c, 128, 4, 32, 4, 64);
+  const auto r = rep.applied(rep.elements(0, m.reader()), 0, m.reader());
+  REQUIRE(words(rep.output(0, r, m.reader())) == std::vector<uint32_t>{10, 10, 11});
+}

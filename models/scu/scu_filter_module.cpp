@@ -1,0 +1,118 @@
+// The Filtering/Grouping unit's filters (seed-003 §2.4, §2.5; README.md
+// "Filtering"): the hash table is real data in device memory, reached
+// through the network and L2, one line access per cycle; and the filter
+// vectors of the two-step use (generate, then apply to several arrays).
+#include "models/scu/scu_module.hpp"
+
+#include "tlmgpu/params.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace tlmgpu {
+
+std::vector<uint8_t> ScuModule::filter_chunk(const ScuCommand& c, const std::vector<uint32_t>& keys,
+                                             const std::vector<uint32_t>& costs) {
+  const unsigned lb = ctx_.net.line_bytes;
+  auto line_of = [&](uint32_t x) { return c.hash.set_addr(c.hash.set_of(x)) / lb * lb; };
+  std::vector<Req> reads;
+  for (uint32_t x : keys) {
+    const Addr line = line_of(x);
+    if (hash_lines_.emplace(line, std::vector<uint8_t>()).second)
+      reads.push_back({line, false, Cycle(reads.size()), {}, {}}); // one access per cycle
+  }
+  hash_reads_ += reads.size();
+  transfer(reads);
+  for (const Req& r : reads)
+    hash_lines_[r.line] = lines_.at(r.line);
+  std::vector<uint8_t> keep(keys.size(), 0);
+  std::vector<Addr> dirty;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const uint32_t x = keys[i];
+    const Addr set = c.hash.set_addr(c.hash.set_of(x)), line = set / lb * lb;
+    uint8_t* entries = hash_lines_[line].data() + (set - line);
+    const bool kept = c.filter == ScuFilter::BestCost
+                          ? scu_best_cost_filter(x, costs[i], entries, c.hash.ways, &victim_[set])
+                          : scu_unique_filter(x, entries, c.hash.ways, &victim_[set]);
+    if (!kept) {
+      ++filtered_;
+      continue;
+    }
+    keep[i] = 1;
+    if (std::find(dirty.begin(), dirty.end(), line) == dirty.end()) dirty.push_back(line);
+  }
+  std::vector<Req> writes;
+  for (Addr l : dirty)
+    writes.push_back(
+        {l, true, Cycle(writes.size()), hash_lines_[l], std::vector<uint8_t>(lb, 0xff)});
+  hash_writes_ += writes.size();
+  transfer(writes);
+  return keep;
+}
+
+std::vector<ScuElement> ScuModule::apply_filter(const ScuCore& core,
+                                                const std::vector<ScuElement>& e,
+                                                const DeviceMemory& mem) {
+  const ScuCommand& c = core.command();
+  uint64_t n = 0;
+  for (const ScuElement& x : e)
+    n += x.repeat;
+  check_range(mem, c, "apply", c.apply + 4 * apply_pos_, 4 * n);
+  // The flags stream in like the other vectors, in order, whole lines.
+  std::vector<Req> vec;
+  for (Addr l : core.apply_lines(apply_pos_, n))
+    vec.push_back({l, false, 0, {}, {}});
+  vector_reads_ += vec.size();
+  transfer(vec);
+  std::vector<ScuElement> kept =
+      core.applied(e, apply_pos_, [this](Addr a, void* d, size_t k) { read_bytes(a, d, k); });
+  apply_pos_ += n;
+  return kept;
+}
+
+std::vector<uint32_t> ScuModule::fetch_costs(const ScuCore& core, const std::vector<ScuElement>& e,
+                                             const DeviceMemory& mem) {
+  // The cost words sit at the elements' positions in `cost`: fetched like
+  // the data, through the coalescing unit (cost_add came with the vectors).
+  const ScuCommand& c = core.command();
+  std::vector<ScuElement> at;
+  for (const ScuElement& x : e) {
+    at.push_back({core.cost_addr(x), x.repeat, x.row});
+    check_range(mem, c, "cost element", at.back().addr, 4);
+  }
+  std::vector<Req> reads;
+  uint64_t groups = 0;
+  for (const ScuLineRequest& r : core.data_requests(at)) {
+    reads.push_back({r.line, false, spec_.stage_cycles + groups, {}, {}});
+    groups += r.groups;
+    merged_groups_ += r.groups - 1;
+  }
+  data_reads_ += reads.size();
+  transfer(reads);
+  const ByteReader rd = [this](Addr a, void* d, size_t k) { read_bytes(a, d, k); };
+  return core.costs(e, rd, rd);
+}
+
+std::vector<uint8_t> ScuModule::filter_bytes(const ScuCommand& c, const ScuCore& core,
+                                             const std::vector<ScuElement>& e,
+                                             const std::vector<uint8_t>& bytes,
+                                             const DeviceMemory& mem) {
+  std::vector<uint32_t> keys(bytes.size() / 4);
+  std::memcpy(keys.data(), bytes.data(), 4 * keys.size());
+  const std::vector<uint8_t> keep = filter_chunk(
+      c, keys,
+      c.filter == ScuFilter::BestCost ? fetch_costs(core, e, mem) : std::vector<uint32_t>());
+  std::vector<uint8_t> out;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (c.generate) {
+      const uint32_t flag = keep[i];
+      out.insert(out.end(), reinterpret_cast<const uint8_t*>(&flag),
+                 reinterpret_cast<const uint8_t*>(&flag) + 4);
+    } else if (keep[i]) {
+      out.insert(out.end(), bytes.begin() + 4 * i, bytes.begin() + 4 * i + 4);
+    }
+  }
+  return out;
+}
+
+} // namespace tlmgpu
