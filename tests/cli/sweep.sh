@@ -161,6 +161,9 @@ EOF
 "$T" sweep "$TMP/spec/slow.json" --out "$TMP/slow" >/dev/null 2>"$TMP/e6" &
 pid=$!
 for _ in $(seq 200); do grep -q '^\[1/3\]' "$TMP/e6" && break; sleep 0.05; done
+# The second point's run must have started: a signal between the first
+# point's line and the next spawn would find no point to interrupt.
+for _ in $(seq 500); do pgrep -f "tlmgpu run .*$TMP/slow/.*s2" >/dev/null && break; sleep 0.01; done
 kill -INT $pid
 wait $pid
 check "an interrupted sweep exits 1" $(( $? == 1 ? 0 : 1 ))
