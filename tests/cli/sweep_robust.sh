@@ -114,6 +114,8 @@ check "... with all 4 results merged" $?
 "$T" sweep slow.json --out hup >/dev/null 2>hup.err &
 pid=$!
 wait_for hup.err '^\[1/4\]'
+# s2's run must be running (a signal before its spawn has nothing to record).
+for _ in $(seq 500); do pgrep -f -- "--out $TMP/hup/.*s2" >/dev/null && break; sleep 0.01; done
 kill -HUP $pid
 wait $pid
 rc=$?
