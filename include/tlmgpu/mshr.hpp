@@ -137,6 +137,24 @@ public:
     return out;
   }
 
+  // expire() for a caller that does not want the freed entries (LT: nothing
+  // waits in them): no result vector, and each entry keeps its waiter
+  // vector's storage for its next line.
+  void drop_expired(Cycle now) {
+    if (now < earliest_ready_) return;
+    Cycle earliest = kNever;
+    for (size_t i = 0; i < live_.size();) {
+      Entry& e = slots_[live_[i]];
+      if (e.ready && *e.ready <= now) {
+        free_entry(bucket_of(e.line), live_[i]); // moves the last live entry to i
+      } else {
+        if (e.ready) earliest = std::min(earliest, *e.ready);
+        ++i;
+      }
+    }
+    earliest_ready_ = earliest;
+  }
+
   size_t size() const { return live_.size(); } // occupied entries
   size_t occupancy() const { return live_.size(); }
   size_t capacity() const { return entries_; }

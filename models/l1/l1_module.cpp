@@ -92,7 +92,7 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
   const Cycle start = timed ? pipe_.acquire(arrival, 1) : 0;
   // The MSHR table belongs to the AT path in AT mode: the blocking path (used
   // there for flushes and LAB packets) must not touch its entries.
-  if (ctx_.mode == TimingMode::LT) mshr_.expire(start);
+  if (ctx_.mode == TimingMode::LT) mshr_.drop_expired(start);
   Cycle ready = start;
   if (auto r = mshr_.ready_of(line); r && *r > start) ready = *r; // rides on a fill in flight
   auto forward = [&] {

@@ -92,6 +92,29 @@ TEST_CASE("LT mode: entries expire at their ready cycle, in fill order", "[mshr]
   CHECK(m.size() == 1);
 }
 
+TEST_CASE("drop_expired frees what expire would, without a result", "[mshr]") {
+  MshrTable<int> m(4, 4);
+  m.add(0x000, 1);
+  m.add(0x080, 2);
+  m.add(0x100, 3); // never given a ready cycle
+  m.set_ready(0x000, 50);
+  m.set_ready(0x080, 20);
+  m.drop_expired(19);
+  CHECK(m.size() == 3);
+  m.drop_expired(20); // ready == now counts as done
+  CHECK_FALSE(m.pending(0x080));
+  CHECK(m.pending(0x000));
+  m.drop_expired(1000);
+  CHECK_FALSE(m.pending(0x000));
+  CHECK(m.pending(0x100)); // waits for an explicit release
+  // The freed entries are reused, each as a fresh line with its own waiters.
+  REQUIRE(m.add(0x200, 7) == MshrOutcome::Allocated);
+  REQUIRE(m.add(0x280, 8) == MshrOutcome::Allocated);
+  CHECK(m.release(0x200) == std::vector<int>{7});
+  m.set_ready(0x280, 5);
+  CHECK(m.expire(5).at(0).waiters == std::vector<int>{8});
+}
+
 TEST_CASE("expire orders by ready cycle before address", "[mshr]") {
   MshrTable<int> m(4, 1);
   m.add(0x000, 1);
