@@ -33,6 +33,7 @@ L1Module::L1Module(sc_module_name n, SimContext& ctx, const L1Spec& spec, uint16
   port.publish(stats_);
   down.publish(stats_);
   if (spec.protocol() == AtomicProtocol::Hlrc) hlrc_init();
+  if (spec.rsp != "none") rsp_init();
   if (spec.protocol() == AtomicProtocol::Phi)
     phi_parked_ = &stats_.counter("phi_parked", "packets",
                                   "AT: packets held back until a partial-update red of their "
@@ -127,6 +128,14 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
       continue; // served again: the fill is in the array now
     }
     if (s.kind == Step::Kind::Own) ready = lt_hlrc_own(t, ready);
+    if (s.kind == Step::Kind::Remote) {
+      ++forwarded_;
+      ready = lt_remote(a, line, ready, [&](Cycle& at) {
+        ready = at;
+        forward();
+        at = ready;
+      });
+    }
     if (s.kind == Step::Kind::Forward && !sent) {
       ++forwarded_;
       forward();
@@ -201,6 +210,8 @@ bool L1Module::attempt(Payload& t, bool replay) {
     return true;
   case Step::Kind::Own:
     return hlrc_own(t);
+  case Step::Kind::Remote: // rsp_init refuses AT
+    throw std::logic_error(std::string(name()) + ": a remote atomic in AT");
   case Step::Kind::Forward:
     ++forwarded_;
     [[fallthrough]];

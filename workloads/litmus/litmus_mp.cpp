@@ -7,17 +7,18 @@
 namespace tlmgpu {
 
 namespace {
-
-constexpr uint32_t kWords = 32; // one 128 B line of u32 per round
-
+constexpr uint32_t kWords = kLitmusWords; // one 128 B line of u32 per round
 Lanes<Addr> round_words(Addr base, uint32_t r) {
+  return litmus_round_words(base, r);
+}
+} // namespace
+
+Lanes<Addr> litmus_round_words(Addr base, uint32_t r) {
   Lanes<uint64_t> i;
   for (unsigned l = 0; l < kMaxLanes; ++l)
-    i[l] = uint64_t(r) * kWords + l % kWords;
+    i[l] = uint64_t(r) * kLitmusWords + l % kLitmusWords;
   return address_of<uint32_t>(base, i);
 }
-
-} // namespace
 
 WarpTask litmus_mp_kernel(Warp& w, LitmusMpArgs a) {
   if (w.cta_linear() > 1) co_return;
