@@ -189,6 +189,7 @@ void L1Module::finish(Payload& t, Cycle extra) {
 // Returns false when the request must stay at the head of the queue (stall).
 bool L1Module::attempt(Payload& t, bool replay) {
   GpuAccess& a = access_of(t);
+  if (rsp_ && !replay && rsp_blocked(a)) return false;      // l1_rsp_module.cpp
   if (a.kind == AccessKind::Fence) return fence_attempt(t); // l1_fence_module.cpp
   const Addr line = t.get_address();
   // A replayed waiter was already accepted; only new requests see the limit.
@@ -201,7 +202,11 @@ bool L1Module::attempt(Payload& t, bool replay) {
     return true;
   }
   const Step s = serve(t, replay || &t == counted_head_, clk_.now());
-  if (s.writeback) write_back(*s.writeback); // before the request and PHI's partials
+  // A remote atomic takes the blocking path (at_remote): its write-back too,
+  // or the atomic would overtake it.
+  if (s.writeback && s.kind == Step::Kind::Remote) lt_write_back(*s.writeback, clk_.now());
+  if (s.writeback && s.kind != Step::Kind::Remote)
+    write_back(*s.writeback); // before the request and PHI's partials
   if (s.overflow) write_back(*s.overflow);
   if (s.phi_partials) phi_send(clk_.now());
   switch (s.kind) {
@@ -210,8 +215,9 @@ bool L1Module::attempt(Payload& t, bool replay) {
     return true;
   case Step::Kind::Own:
     return hlrc_own(t);
-  case Step::Kind::Remote: // rsp_init refuses AT
-    throw std::logic_error(std::string(name()) + ": a remote atomic in AT");
+  case Step::Kind::Remote:
+    ++forwarded_;
+    return at_remote(t);
   case Step::Kind::Forward:
     ++forwarded_;
     [[fallthrough]];
@@ -267,6 +273,7 @@ void L1Module::on_down_response(Payload& r) {
   } restore{waker_, outer};
   --in_flight_;
   if (core_.scoped() && in_flight_ == 0) wake(); // a scoped fence waits for this (fence_attempt)
+  if (rsp_ && in_flight_ == 0) rsp_->fabric->quiet_changed(); // a remote atomic waits for all
   if (phi_landed(r)) return;
   GpuAccess& a = access_of(r);
   if (a.kind == AccessKind::Eviction) {

@@ -119,6 +119,10 @@ private:
   Cycle lt_remote(const GpuAccess& a, Addr line, Cycle ready,
                   const std::function<void(Cycle&)>& perform);
   Cycle rsp_respond(const RspMessage& m);
+  // AT: bRSP's lock of every L1 at the queue head, and the remote atomic
+  // run on the blocking path once its L1 holds the lock and all are quiet.
+  bool rsp_blocked(const GpuAccess& a);
+  bool at_remote(Payload& t);
   // PHI (l1_phi_module.cpp): the core's update-only lines leave as Red packets
   // on the blocking path; no partial update is ever in flight.
   Cycle phi_send(Cycle at, bool blocking = false);
@@ -172,6 +176,8 @@ private:
   struct Rsp {
     RspFabric* fabric = nullptr;
     bool skip_flush = false, skip_invalidate = false; // l1.inject_fault
+    bool asked = false; // AT: this L1 asked for the lock and holds it or is queued
+    Counter* stall_lock = nullptr;
     Counter *ops = nullptr, *flush_msgs = nullptr, *inv_msgs = nullptr, *flush_acks = nullptr,
             *inv_acks = nullptr, *lines_flushed = nullptr, *cycles = nullptr;
   };

@@ -14,4 +14,21 @@ RspFabric::Result RspFabric::broadcast(const RspMessage& m) const {
   return r;
 }
 
+bool RspFabric::all_quiet() const {
+  return std::all_of(members_.begin(), members_.end(),
+                     [](const Member& l1) { return !l1.quiet || l1.quiet(); });
+}
+
+void RspFabric::unlock(uint16_t sm) {
+  lock_.unlock(kEveryL1, sm);
+  for (const Member& l1 : members_)
+    if (l1.wake) l1.wake();
+}
+
+void RspFabric::quiet_changed() const {
+  if (!lock_.locked(kEveryL1) || !all_quiet()) return;
+  for (const Member& l1 : members_)
+    if (l1.wake && lock_.holds(kEveryL1, l1.sm)) l1.wake();
+}
+
 } // namespace tlmgpu

@@ -9,6 +9,7 @@
 // No SystemC: a message is a call that returns the cycle its ack leaves.
 #pragma once
 
+#include "models/scoped/sync_tables.hpp"
 #include "tlmgpu/types.hpp"
 
 #include <functional>
@@ -31,7 +32,12 @@ class RspFabric {
 public:
   // Returns the SM cycle its ack leaves (every write-back it sent landed).
   using Responder = std::function<Cycle(const RspMessage&)>;
-  void attach(uint16_t sm, Responder r) { members_.push_back({sm, std::move(r)}); }
+  // AT: `quiet`: nothing this L1 sent is in flight; `wake`: its stalled
+  // queue head may go on (the lock changed hands, or every L1 became quiet).
+  void attach(uint16_t sm, Responder r, std::function<bool()> quiet = {},
+              std::function<void()> wake = {}) {
+    members_.push_back({sm, std::move(r), std::move(quiet), std::move(wake)});
+  }
   struct Result {
     Cycle acked = 0;       // the last ack, at least m.at
     uint32_t messages = 0; // one per other L1 (and one ack each)
@@ -40,12 +46,30 @@ public:
   // is construction order: deterministic).
   Result broadcast(const RspMessage& m) const;
 
+  // AT: bRSP locks every L1 for a remote operation (Orr et al.). `sm` asks
+  // for the lock (queued behind the holder); the
+  // operation runs once it holds it and every L1 is quiet, so no fill or
+  // write-back of any L1 is in flight across it. The protocol core's lock
+  // table (L2LineLock), with one entry: every L1.
+  void ask(uint16_t sm) { lock_.request(kEveryL1, sm); } // once per operation
+  bool holds(uint16_t sm) const { return lock_.holds(kEveryL1, sm); }
+  bool locked_by_other(uint16_t sm) const {
+    return lock_.locked(kEveryL1) && !lock_.holds(kEveryL1, sm);
+  }
+  bool all_quiet() const;
+  void unlock(uint16_t sm);   // wakes every L1
+  void quiet_changed() const; // an L1 became quiet: the holder may go on
+
 private:
+  static constexpr Addr kEveryL1 = 0;
   struct Member {
     uint16_t sm;
     Responder respond;
+    std::function<bool()> quiet;
+    std::function<void()> wake;
   };
   std::vector<Member> members_;
+  scoped::L2LineLock lock_;
 };
 
 } // namespace tlmgpu

@@ -18,13 +18,18 @@
 // The lock: bRSP locks every L1 during the operation, and the models/scoped
 // README shows bRSP's remote release is unsafe unless L also stays locked
 // at L2 until the last invalidation ack (an owner that refetches L could
-// enter with stale data before its invalidation arrives). Here, in
-// functional and lt, the whole remote operation is one uninterrupted call
-// chain: no other request reaches any L1 or L2, L included, between the
-// first flush and the last ack, which is both locks' guarantee by
-// construction. AT, where requests interleave, needs them built: rsp_init
-// refuses it.
+// enter with stale data before its invalidation arrives). The operation
+// itself is one uninterrupted call chain on the blocking path: no other
+// request reaches any L1 or L2, L included, between the first flush and the
+// last ack, which is both locks' guarantee. In functional and lt that is
+// all it takes. In AT requests interleave, so the operation first takes
+// RspFabric's lock of every L1 at its queue head (other L1s' heads then
+// wait) and waits until no L1 has anything in flight: no fill can land
+// after its invalidation, no queued write-back can be overtaken by its
+// flush (P3, P4), and the blocking path meets no AT state in flight.
 #include "models/l1/l1_module.hpp"
+
+#include <utility>
 
 namespace tlmgpu {
 
@@ -37,10 +42,6 @@ bool acquires(MemOrder o) {
 } // namespace
 
 void L1Module::rsp_init() {
-  if (ctx_.at())
-    throw ConfigError("l1.rsp = " + spec_.rsp +
-                      " is modelled in functional and lt timing only: in at the synchronisation "
-                      "variable's L2 lock would have to be built (models/l1/README.md)");
   Rsp r;
   r.fabric = &ctx_.shared<RspFabric>("rsp", [] { return std::make_unique<RspFabric>(); });
   r.skip_flush = spec_.inject_fault == "skip_remote_flush";
@@ -58,8 +59,14 @@ void L1Module::rsp_init() {
   r.lines_flushed = &stats_.counter("rsp_lines_flushed", "lines",
                                     "dirty lines written back for another L1's remote acquire");
   r.cycles = &stats_.counter("rsp_cycles", "cycles",
-                             "lt: cycles remote atomics spent, flushes and invalidations included");
-  r.fabric->attach(sm_, [this](const RspMessage& m) { return rsp_respond(m); });
+                             "cycles remote atomics spent, flushes and invalidations included");
+  r.stall_lock =
+      &stats_.counter("rsp_stall_lock", "cycles",
+                      "AT: head request stalled by bRSP's lock of every L1 (another "
+                      "L1's remote atomic, or its own waiting for every L1 to be quiet)");
+  r.fabric->attach(
+      sm_, [this](const RspMessage& m) { return rsp_respond(m); },
+      [this] { return in_flight_ == 0; }, [this] { wake(); });
   rsp_ = r;
 }
 
@@ -116,6 +123,39 @@ Cycle L1Module::rsp_respond(const RspMessage& m) {
     core_.scoped_acquire();
   }
   return acked;
+}
+
+// AT, at the queue head. Replays (MSHR waiters of a fill) are never held:
+// they were accepted before.
+bool L1Module::rsp_blocked(const GpuAccess& a) {
+  if (!ctx_.at()) return false;
+  Rsp& r = *rsp_;
+  if (!(a.remote && a.is_rmw())) {
+    if (!r.fabric->locked_by_other(sm_)) return false;
+  } else {
+    if (!std::exchange(r.asked, true)) r.fabric->ask(sm_); // woken when it is handed over
+    if (r.fabric->holds(sm_) && r.fabric->all_quiet()) return false;
+  }
+  ++*r.stall_lock;
+  return true;
+}
+
+// AT: the lock is held and no L1 has anything in flight. The whole
+// operation runs now on the blocking path; the SM gets the answer when its
+// last ack is in. The lock is let go at once: what the operation did is
+// already in every L1 and at L2, so the other L1s may go on.
+bool L1Module::at_remote(Payload& t) {
+  const Cycle now = clk_.now();
+  const Cycle done = lt_remote(access_of(t), t.get_address(), now, [&](Cycle& at) {
+    sc_core::sc_time d = clk_.until(at);
+    const sc_core::sc_time base = sc_core::sc_time_stamp();
+    down.b_transport(t, d);
+    at = clk_.at_or_after(base + d);
+  });
+  rsp_->asked = false;
+  rsp_->fabric->unlock(sm_);
+  finish(t, done - now);
+  return true;
 }
 
 } // namespace tlmgpu

@@ -70,7 +70,7 @@ struct L1Spec {
              "atomic_mode = scoped: remote scope promotion (seed-002 §1.7). none: a remote "
              "atomic (rem_acq/rem_rel/rem_ar) is a plain device-scope one (the negative "
              "control); brsp: it also flushes every other L1's sFIFO before it (acquire) and "
-             "invalidates every other L1 after it (release); functional and lt only");
+             "invalidates every other L1 after it, holding every L1 (seed-002 §1.7)");
     v.choice(inject_fault, "inject_fault", "none",
              {"none", "skip_release_drain", "skip_acquire_invalidate", "skip_remote_flush",
               "skip_remote_invalidate"},

@@ -30,10 +30,20 @@ WarpOp<Lanes<uint32_t>> poll(Warp& w, Addr flags, uint32_t r, bool remote) {
 } // namespace
 
 WarpTask litmus_rsp_kernel(Warp& w, LitmusRspArgs a) {
-  if (w.cta_linear() > 1 || w.warp_in_cta() != 0) co_return;
+  if (w.cta_linear() > 1) co_return;
   const Mask m = w.active() & Mask::all(kLitmusWords);
   const Mask one = Mask::lane(0);
   const bool owner = w.cta_linear() == 0;
+  if (w.warp_in_cta() != 0) {
+    // Pollers (owner's CTA only): keep loading B's data lines, so the
+    // owner's L1 has fills in flight when a remote release invalidates it.
+    // A fill issued before the thief's write must not serve a later load.
+    if (!owner) co_return;
+    for (uint32_t i = 0; i < a.poll_loads; ++i)
+      (void)co_await w.load<uint32_t>(
+          litmus_round_words(a.data_b, (i + w.warp_in_cta()) % a.rounds), m);
+    co_return;
+  }
   if (owner) // its L1 holds B's data lines before the thief writes them
     for (uint32_t r = 0; r < a.rounds; ++r)
       (void)co_await w.load<uint32_t>(litmus_round_words(a.data_b, r), m);
@@ -62,7 +72,11 @@ namespace {
 
 class LitmusRsp : public Workload {
 public:
-  explicit LitmusRsp(const WorkloadArgs& a) { args_.rounds = uint32_t(a.u64("rounds", 1, 4096)); }
+  explicit LitmusRsp(const WorkloadArgs& a) {
+    args_.rounds = uint32_t(a.u64("rounds", 1, 4096));
+    pollers_ = uint32_t(a.u64("pollers", 0, 31));
+    args_.poll_loads = pollers_ ? args_.rounds * 16 : 0;
+  }
 
   void elaborate(SimContext& ctx, GpuModule& gpu) override {
     stats_ = std::make_unique<StatGroup>(ctx.stats, "litmus_rsp");
@@ -107,7 +121,7 @@ private:
     KernelLaunch k;
     k.name = "litmus_rsp";
     k.grid = {2, 1, 1};
-    k.block = {kLitmusWords, 1, 1};
+    k.block = {kLitmusWords * (1 + pollers_), 1, 1};
     k.body = [a = args_](Warp& w) { return litmus_rsp_kernel(w, a); };
     h.launch(std::move(k));
     h.synchronize();
@@ -116,6 +130,7 @@ private:
   }
 
   LitmusRspArgs args_;
+  uint32_t pollers_ = 0;
   std::vector<uint32_t> observed_[2];
   std::unique_ptr<StatGroup> stats_;
   Counter *stale_a_ = nullptr, *stale_b_ = nullptr;
@@ -130,7 +145,10 @@ WorkloadEntry litmus_rsp_workload() {
                     "cta scope and a thief CTA on another SM using remote acquire/release "
                     "atomics, both directions (stale words in litmus_rsp.stale_acquire and "
                     ".stale_release; an error only with l1.rsp set)",
-                    {{"rounds", "8", "messages each way (one 128 B data line each)"}}};
+                    {{"rounds", "8", "messages each way (one 128 B data line each)"},
+                     {"pollers", "0",
+                      "more warps in the owner's CTA that keep loading B's data lines "
+                      "(16 x rounds loads each): fills in flight at remote releases"}}};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<LitmusRsp>(a); }};
 }
 

@@ -23,6 +23,7 @@ struct LitmusRspArgs {
   Addr flags_a = 0, flags_b = 0;       // uint32_t[rounds * 32]: flag r at word r * 32
   Addr observed_a = 0, observed_b = 0; // what the thief (a) and the owner (b) saw
   uint32_t rounds = 8;
+  uint32_t poll_loads = 0; // loads of each poller warp (workload argument pollers)
 };
 
 // The value written to word `i` of direction A's data (owner) and B's (thief).
