@@ -2,6 +2,7 @@
 
 #include "models/host/host_module.hpp"
 #include "workloads/litmus/litmus_mp.hpp"
+#include "workloads/litmus/litmus_workload.hpp"
 
 namespace tlmgpu {
 
@@ -56,21 +57,17 @@ WarpTask litmus_lock_kernel(Warp& w, LitmusLockArgs a) {
 
 namespace {
 
-class LitmusLock : public Workload {
+class LitmusLock : public LitmusWorkload {
 public:
-  explicit LitmusLock(const WorkloadArgs& a) {
+  explicit LitmusLock(const WorkloadArgs& a) : LitmusWorkload("litmus_lock") {
     args_.iters = uint32_t(a.u64("iters", 1, 4096));
     thieves_ = uint32_t(a.u64("thieves", 1, 63));
   }
 
-  void elaborate(SimContext& ctx, GpuModule& gpu) override {
-    stats_ = std::make_unique<StatGroup>(ctx.stats, "litmus_lock");
-    lost_ = &stats_->counter("lost_increments", "increments",
-                             "counter increments missing at the end (lost under the lock)");
-    host_ = std::make_unique<HostModule>("host", ctx, gpu);
-    host_->program = [this](HostModule& h) { program(h); };
+  void declare_stats(StatGroup& g) override {
+    lost_ = &g.counter("lost_increments", "increments",
+                       "counter increments missing at the end (lost under the lock)");
   }
-  bool finished() const override { return host_ && host_->finished(); }
 
   std::string check(SimContext& ctx, GpuModule&, std::ostream& out) override {
     const uint64_t want = uint64_t(1 + thieves_) * args_.iters;
@@ -90,27 +87,20 @@ public:
   }
 
 private:
-  void program(HostModule& h) {
+  void program(HostModule& h) override {
     const std::vector<uint32_t> zeros(kLitmusWords, 0u);
     args_.lock = h.upload(zeros, "lock");
     args_.counter = h.upload(zeros, "counter");
-    KernelLaunch k;
-    k.name = "litmus_lock";
-    k.grid = {1 + thieves_, 1, 1};
-    k.block = {kLitmusWords, 1, 1};
     args_.thieves = thieves_;
-    k.body = [a = args_](Warp& w) { return litmus_lock_kernel(w, a); };
-    h.launch(std::move(k));
-    h.synchronize();
+    run_kernel(h, "litmus_lock", 1 + thieves_, kLitmusWords,
+               [a = args_](Warp& w) { return litmus_lock_kernel(w, a); });
     counters_ = h.download<uint32_t>(args_.counter, zeros.size());
   }
 
   LitmusLockArgs args_;
   uint32_t thieves_ = 1;
   std::vector<uint32_t> counters_;
-  std::unique_ptr<StatGroup> stats_;
   Counter* lost_ = nullptr;
-  std::unique_ptr<HostModule> host_;
 };
 
 } // namespace

@@ -2,6 +2,7 @@
 
 #include "models/host/host_module.hpp"
 #include "workloads/litmus/litmus_mp.hpp"
+#include "workloads/litmus/litmus_workload.hpp"
 
 #include "tlmgpu/config.hpp"
 
@@ -70,26 +71,22 @@ WarpTask litmus_rsp_kernel(Warp& w, LitmusRspArgs a) {
 
 namespace {
 
-class LitmusRsp : public Workload {
+class LitmusRsp : public LitmusWorkload {
 public:
-  explicit LitmusRsp(const WorkloadArgs& a) {
+  explicit LitmusRsp(const WorkloadArgs& a) : LitmusWorkload("litmus_rsp") {
     args_.rounds = uint32_t(a.u64("rounds", 1, 4096));
     pollers_ = uint32_t(a.u64("pollers", 0, 31));
     args_.poll_loads = pollers_ ? args_.rounds * 16 : 0;
   }
 
-  void elaborate(SimContext& ctx, GpuModule& gpu) override {
-    stats_ = std::make_unique<StatGroup>(ctx.stats, "litmus_rsp");
-    stale_a_ = &stats_->counter("stale_acquire", "words",
-                                "data words the thief read after its remote acquire without "
-                                "the owner's value");
-    stale_b_ = &stats_->counter("stale_release", "words",
-                                "data words the owner read after the thief's remote release "
-                                "without the thief's value");
-    host_ = std::make_unique<HostModule>("host", ctx, gpu);
-    host_->program = [this](HostModule& h) { program(h); };
+  void declare_stats(StatGroup& g) override {
+    stale_a_ = &g.counter("stale_acquire", "words",
+                          "data words the thief read after its remote acquire without "
+                          "the owner's value");
+    stale_b_ = &g.counter("stale_release", "words",
+                          "data words the owner read after the thief's remote release "
+                          "without the thief's value");
   }
-  bool finished() const override { return host_ && host_->finished(); }
 
   std::string check(SimContext& ctx, GpuModule&, std::ostream& out) override {
     uint64_t stale[2] = {0, 0};
@@ -110,7 +107,7 @@ public:
   }
 
 private:
-  void program(HostModule& h) {
+  void program(HostModule& h) override {
     const std::vector<uint32_t> zeros(size_t(args_.rounds) * kLitmusWords, 0u);
     args_.data_a = h.upload(zeros, "data_a");
     args_.data_b = h.upload(zeros, "data_b");
@@ -118,13 +115,8 @@ private:
     args_.flags_b = h.upload(zeros, "flags_b");
     args_.observed_a = h.upload(zeros, "observed_a");
     args_.observed_b = h.upload(zeros, "observed_b");
-    KernelLaunch k;
-    k.name = "litmus_rsp";
-    k.grid = {2, 1, 1};
-    k.block = {kLitmusWords * (1 + pollers_), 1, 1};
-    k.body = [a = args_](Warp& w) { return litmus_rsp_kernel(w, a); };
-    h.launch(std::move(k));
-    h.synchronize();
+    run_kernel(h, "litmus_rsp", 2, kLitmusWords * (1 + pollers_),
+               [a = args_](Warp& w) { return litmus_rsp_kernel(w, a); });
     observed_[0] = h.download<uint32_t>(args_.observed_a, zeros.size());
     observed_[1] = h.download<uint32_t>(args_.observed_b, zeros.size());
   }
@@ -132,9 +124,7 @@ private:
   LitmusRspArgs args_;
   uint32_t pollers_ = 0;
   std::vector<uint32_t> observed_[2];
-  std::unique_ptr<StatGroup> stats_;
   Counter *stale_a_ = nullptr, *stale_b_ = nullptr;
-  std::unique_ptr<HostModule> host_;
 };
 
 } // namespace
