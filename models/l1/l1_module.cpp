@@ -33,7 +33,7 @@ L1Module::L1Module(sc_module_name n, SimContext& ctx, const L1Spec& spec, uint16
   port.publish(stats_);
   down.publish(stats_);
   if (spec.protocol() == AtomicProtocol::Hlrc) hlrc_init();
-  if (spec.rsp != "none") rsp_init();
+  if (!spec.rsp.empty() && spec.rsp != "none") rsp_init(); // empty: a hand-built spec
   if (spec.protocol() == AtomicProtocol::Phi)
     phi_parked_ = &stats_.counter("phi_parked", "packets",
                                   "AT: packets held back until a partial-update red of their "

@@ -76,12 +76,13 @@ public:
       lost += c < want ? want - c : 0;
     *lost_ += lost;
     const std::string& rsp = ctx.platform.l1.rsp;
+    const bool promoted = rsp != "none"; // a platform's l1.rsp is never empty
     out << "litmus-lock: owner + " << thieves_ << " thieves x " << args_.iters
         << " increments, l1.rsp = " << rsp << ": " << lost << " of " << want * counters_.size()
-        << " increments lost" << (rsp == "none" ? " (no promotion: losses allowed)" : "") << "\n";
+        << " increments lost" << (promoted ? "" : " (no promotion: losses allowed)") << "\n";
     for (uint32_t c : counters_)
       if (c > want) return "a counter went past " + std::to_string(want) + ": " + std::to_string(c);
-    if (rsp != "none" && lost != 0)
+    if (promoted && lost != 0)
       return std::to_string(lost) + " increments lost with l1.rsp = " + rsp;
     return "";
   }
