@@ -7,7 +7,9 @@
 #include "workloads/float_reduce/float_reduce.hpp"
 #include "workloads/graph_apps/register.hpp"
 #include "workloads/histogram/histogram.hpp"
+#include "workloads/litmus/litmus_lock.hpp"
 #include "workloads/litmus/litmus_mp.hpp"
+#include "workloads/litmus/litmus_rsp.hpp"
 #include "workloads/ml_apps/register.hpp"
 #include "workloads/random_traffic/random_traffic.hpp"
 #include "workloads/stream/stream.hpp"
@@ -22,7 +24,8 @@ const std::vector<WorkloadEntry>& workload_registry() {
     std::vector<WorkloadEntry> v = {histogram_workload(),       histogram_shared_workload(),
                                     random_traffic_workload(),  latency_workload(),
                                     stream_workload(),          float_reduce_workload(),
-                                    conv_bwd_filter_workload(), litmus_mp_workload()};
+                                    conv_bwd_filter_workload(), litmus_mp_workload(),
+                                    litmus_rsp_workload(),      litmus_lock_workload()};
     append_graph_workloads(v);
     append_ml_workloads(v);
     return v;

@@ -72,7 +72,11 @@ struct GpuAccess {
   MemOrder order = MemOrder::Relaxed;
   Scope scope = Scope::Device;
   FenceKind fence = FenceKind::Fence; // AccessKind::Fence only
-  uint32_t sector_mask = 0;           // sectors of the line this access touches
+  // A remote-scope-promoted atomic (rem_acq / rem_rel / rem_ar by `order`,
+  // at device scope; seed-002 §1.7): the requester says so, the L1's
+  // protocol policy (l1.rsp) decides what it costs. Ignored elsewhere.
+  bool remote = false;
+  uint32_t sector_mask = 0; // sectors of the line this access touches
   uint16_t src_sm = 0;
   uint16_t src_warp = 0;
   uint32_t src_cta = 0;

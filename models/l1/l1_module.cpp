@@ -33,6 +33,7 @@ L1Module::L1Module(sc_module_name n, SimContext& ctx, const L1Spec& spec, uint16
   port.publish(stats_);
   down.publish(stats_);
   if (spec.protocol() == AtomicProtocol::Hlrc) hlrc_init();
+  if (!spec.rsp.empty() && spec.rsp != "none") rsp_init(); // empty: a hand-built spec
   if (spec.protocol() == AtomicProtocol::Phi)
     phi_parked_ = &stats_.counter("phi_parked", "packets",
                                   "AT: packets held back until a partial-update red of their "
@@ -127,6 +128,14 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
       continue; // served again: the fill is in the array now
     }
     if (s.kind == Step::Kind::Own) ready = lt_hlrc_own(t, ready);
+    if (s.kind == Step::Kind::Remote) {
+      ++forwarded_;
+      ready = lt_remote(a, line, ready, [&](Cycle& at) {
+        ready = at;
+        forward();
+        at = ready;
+      });
+    }
     if (s.kind == Step::Kind::Forward && !sent) {
       ++forwarded_;
       forward();
@@ -180,6 +189,7 @@ void L1Module::finish(Payload& t, Cycle extra) {
 // Returns false when the request must stay at the head of the queue (stall).
 bool L1Module::attempt(Payload& t, bool replay) {
   GpuAccess& a = access_of(t);
+  if (rsp_ && !replay && rsp_blocked(a)) return false;      // l1_rsp_module.cpp
   if (a.kind == AccessKind::Fence) return fence_attempt(t); // l1_fence_module.cpp
   const Addr line = t.get_address();
   // A replayed waiter was already accepted; only new requests see the limit.
@@ -192,7 +202,11 @@ bool L1Module::attempt(Payload& t, bool replay) {
     return true;
   }
   const Step s = serve(t, replay || &t == counted_head_, clk_.now());
-  if (s.writeback) write_back(*s.writeback); // before the request and PHI's partials
+  // A remote atomic takes the blocking path (at_remote): its write-back too,
+  // or the atomic would overtake it.
+  if (s.writeback && s.kind == Step::Kind::Remote) lt_write_back(*s.writeback, clk_.now());
+  if (s.writeback && s.kind != Step::Kind::Remote)
+    write_back(*s.writeback); // before the request and PHI's partials
   if (s.overflow) write_back(*s.overflow);
   if (s.phi_partials) phi_send(clk_.now());
   switch (s.kind) {
@@ -201,6 +215,9 @@ bool L1Module::attempt(Payload& t, bool replay) {
     return true;
   case Step::Kind::Own:
     return hlrc_own(t);
+  case Step::Kind::Remote:
+    ++forwarded_;
+    return at_remote(t);
   case Step::Kind::Forward:
     ++forwarded_;
     [[fallthrough]];
@@ -256,6 +273,7 @@ void L1Module::on_down_response(Payload& r) {
   } restore{waker_, outer};
   --in_flight_;
   if (core_.scoped() && in_flight_ == 0) wake(); // a scoped fence waits for this (fence_attempt)
+  if (rsp_ && in_flight_ == 0) rsp_->fabric->quiet_changed(); // a remote atomic waits for all
   if (phi_landed(r)) return;
   GpuAccess& a = access_of(r);
   if (a.kind == AccessKind::Eviction) {

@@ -7,6 +7,7 @@
 #include "models/hlrc/hlrc_message_module.hpp"
 #include "models/l1/l1_core.hpp"
 #include "models/l1/l1_phi_tracker.hpp"
+#include "models/l1/l1_rsp_fabric.hpp"
 #include "tlmgpu/interval_resource.hpp"
 #include "tlmgpu/mshr.hpp"
 #include "tlmgpu/pending_fill_overlay.hpp"
@@ -61,6 +62,7 @@ private:
       Forward, // the request itself goes on to L2 (write-through store, atomic, window)
       Bypass,  // a load with no L1 this kernel: goes on, not counted as forwarded
       Own,     // hLRC: a device atomic asks its line's home for ownership
+      Remote,  // l1.rsp: a remote atomic, performed at L2 between the other L1s' flush/inval
     } kind = Kind::Done;
     uint32_t fetch_sectors = 0;
     std::optional<Writeback> writeback; // dirty bytes that reach L2 before the request
@@ -110,6 +112,17 @@ private:
   // (answered on arrival) if `may_defer`, else revoked.
   void hlrc_message_in(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   HlrcAnswer hlrc_recall(Addr line, bool may_defer, std::optional<Writeback>& out);
+  // Remote scope promotion (l1_rsp_module.cpp, l1.rsp = brsp): the requester
+  // side of a remote atomic around `perform` (which sends it to L2 and moves
+  // `ready` to its answer), and this L1's answer to another L1's message.
+  void rsp_init();
+  Cycle lt_remote(const GpuAccess& a, Addr line, Cycle ready,
+                  const std::function<void(Cycle&)>& perform);
+  Cycle rsp_respond(const RspMessage& m);
+  // AT: bRSP's lock of every L1 at the queue head, and the remote atomic
+  // run on the blocking path once its L1 holds the lock and all are quiet.
+  bool rsp_blocked(const GpuAccess& a);
+  bool at_remote(Payload& t);
   // PHI (l1_phi_module.cpp): the core's update-only lines leave as Red packets
   // on the blocking path; no partial update is ever in flight.
   Cycle phi_send(Cycle at, bool blocking = false);
@@ -159,6 +172,16 @@ private:
 
   Counter &requests_, &stall_mshr_, &stall_miss_queue_, &forwarded_;
   Average& latency_;
+  // l1.rsp != none only (l1_rsp_module.cpp).
+  struct Rsp {
+    RspFabric* fabric = nullptr;
+    bool skip_flush = false, skip_invalidate = false; // l1.inject_fault
+    bool asked = false; // AT: this L1 asked for the lock and holds it or is queued
+    Counter* stall_lock = nullptr;
+    Counter *ops = nullptr, *flush_msgs = nullptr, *inv_msgs = nullptr, *flush_acks = nullptr,
+            *inv_acks = nullptr, *lines_flushed = nullptr, *cycles = nullptr;
+  };
+  std::optional<Rsp> rsp_;
   // l1.atomic_mode = hlrc only; the deleter lives where Hlrc is complete.
   std::unique_ptr<Hlrc, void (*)(Hlrc*)> hlrc_{nullptr, nullptr};
 };

@@ -75,7 +75,8 @@ L1Module::Step L1Module::serve(Payload& t, bool replay, Cycle now) {
     s.kind = Step::Kind::Fetch;
     break;
   case L1Outcome::Kind::Forward:
-    s.kind = Step::Kind::Forward;
+    // A remote atomic with l1.rsp: the policy's, around the forward.
+    s.kind = a.remote && a.is_rmw() && rsp_ ? Step::Kind::Remote : Step::Kind::Forward;
     break;
   }
   return s;

@@ -17,7 +17,7 @@ enum class AtomicProtocol : uint8_t { Bypass, Phi, Hlrc, Scoped };
 struct L1Spec {
   uint32_t bytes = 0, ways = 0, line_bytes = 0, sector_bytes = 0, latency = 0, mshr_entries = 0,
            mshr_max_merge = 0, input_queue = 0;
-  std::string write_policy, atomic_mode, carveout, write_allocate_fetch, inject_fault;
+  std::string write_policy, atomic_mode, carveout, write_allocate_fetch, inject_fault, rsp;
   int32_t carveout_adjust_bytes = 0;
   uint32_t size_factor = 1, sfifo_entries = 16;
   bool write_allocate = false;
@@ -66,10 +66,18 @@ struct L1Spec {
     v.param(sfifo_entries, "sfifo_entries", 16, Range{1, 4096}, "lines",
             "atomic_mode = scoped: dirty lines the sFIFO tracks; dirtying one more writes the "
             "oldest back to L2 (seed-002 Table 1: 16)");
+    v.choice(rsp, "rsp", "none", {"none", "brsp"},
+             "atomic_mode = scoped: remote scope promotion (seed-002 §1.7). none: a remote "
+             "atomic (rem_acq/rem_rel/rem_ar) is a plain device-scope one (the negative "
+             "control); brsp: it also flushes every other L1's sFIFO before it (acquire) and "
+             "invalidates every other L1 after it, holding every L1 (seed-002 §1.7)");
     v.choice(inject_fault, "inject_fault", "none",
-             {"none", "skip_release_drain", "skip_acquire_invalidate"},
+             {"none", "skip_release_drain", "skip_acquire_invalidate", "skip_remote_flush",
+              "skip_remote_invalidate"},
              "atomic_mode = scoped, for the tests that must catch it: a device/system release "
-             "leaves the sFIFO undrained, or an acquire leaves the L1's copies valid");
+             "leaves the sFIFO undrained, an acquire leaves the L1's copies valid, a remote "
+             "acquire does not flush the other L1s, or a remote release does not invalidate "
+             "them (l1.rsp = brsp)");
   }
 
   uint32_t sets = 0, sectors_per_line = 0;

@@ -92,6 +92,7 @@ LineRequest& Coalescer::add_request(const WarpInstr& in, Addr line) {
   g.type = in.type;
   g.order = in.order;
   g.scope = in.scope;
+  g.remote = in.remote;
   g.sector_mask = 0;
   g.src_sm = g.src_warp = 0;
   g.src_cta = 0;

@@ -99,6 +99,11 @@ void L2Spec::derive() {
 void L1Spec::derive() {
   sectors_per_line = check_line("l1", line_bytes, sector_bytes);
   sets = bytes == 0 ? 0 : check_sets("l1", "bytes", bytes, ways, line_bytes); // 0: L1 disabled
+  // Empty in an L1Spec built by hand (unit tests): off, as "none".
+  if (!rsp.empty() && rsp != "none" && atomic_mode != "scoped")
+    throw ConfigError("l1.rsp = " + rsp +
+                      " needs l1.atomic_mode = scoped: remote scope promotion flushes sFIFOs "
+                      "and invalidates scoped L1s");
 }
 
 void PlatformSpec::derive() {

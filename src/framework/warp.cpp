@@ -79,6 +79,7 @@ WarpInstr& Warp::stage(WarpInstr::Kind k, Mask m) {
   instr_.op = AtomicOp::Add;
   instr_.order = MemOrder::Relaxed;
   instr_.scope = Scope::Device;
+  instr_.remote = false;
   instr_.results = &results_;
   results_.fill(0);
   return instr_;
@@ -119,6 +120,13 @@ void check_access_order(MemOrder order, bool is_store) {
                   order == (is_store ? MemOrder::Release : MemOrder::Acquire);
   if (!ok)
     throw std::invalid_argument(std::string(is_store ? "store" : "load") + " cannot have order " +
+                                std::string(to_string(order)));
+}
+
+void check_remote_order(MemOrder order) {
+  if (order != MemOrder::Acquire && order != MemOrder::Release && order != MemOrder::AcqRel)
+    throw std::invalid_argument("a remote atomic is rem_acq, rem_rel or rem_ar: order acquire, "
+                                "release or acq_rel, not " +
                                 std::string(to_string(order)));
 }
 

@@ -1,23 +1,25 @@
 #include "workloads/litmus/litmus_mp.hpp"
 
 #include "models/host/host_module.hpp"
+#include "workloads/litmus/litmus_workload.hpp"
 
 #include "tlmgpu/config.hpp"
 
 namespace tlmgpu {
 
 namespace {
-
-constexpr uint32_t kWords = 32; // one 128 B line of u32 per round
-
+constexpr uint32_t kWords = kLitmusWords; // one 128 B line of u32 per round
 Lanes<Addr> round_words(Addr base, uint32_t r) {
+  return litmus_round_words(base, r);
+}
+} // namespace
+
+Lanes<Addr> litmus_round_words(Addr base, uint32_t r) {
   Lanes<uint64_t> i;
   for (unsigned l = 0; l < kMaxLanes; ++l)
-    i[l] = uint64_t(r) * kWords + l % kWords;
+    i[l] = uint64_t(r) * kLitmusWords + l % kLitmusWords;
   return address_of<uint32_t>(base, i);
 }
-
-} // namespace
 
 WarpTask litmus_mp_kernel(Warp& w, LitmusMpArgs a) {
   if (w.cta_linear() > 1) co_return;
@@ -83,9 +85,9 @@ Scope scope_arg(const WorkloadArgs& a, const std::string& name) {
   throw ConfigError("workload argument " + name + ": expected 'cta' or 'device', got '" + s + "'");
 }
 
-class LitmusMp : public Workload {
+class LitmusMp : public LitmusWorkload {
 public:
-  explicit LitmusMp(const WorkloadArgs& a) {
+  explicit LitmusMp(const WorkloadArgs& a) : LitmusWorkload("litmus_mp") {
     args_.rounds = uint32_t(a.u64("rounds", 1, 4096));
     args_.release = scope_arg(a, "release");
     args_.acquire = scope_arg(a, "acquire");
@@ -93,14 +95,10 @@ public:
     args_.poll_loads = pollers_ ? args_.rounds * 16 : 0;
   }
 
-  void elaborate(SimContext& ctx, GpuModule& gpu) override {
-    stats_ = std::make_unique<StatGroup>(ctx.stats, "litmus_mp");
-    stale_ = &stats_->counter("stale_reads", "words",
-                              "data words the reader saw without the writer's value");
-    host_ = std::make_unique<HostModule>("host", ctx, gpu);
-    host_->program = [this](HostModule& h) { program(h); };
+  void declare_stats(StatGroup& g) override {
+    stale_ =
+        &g.counter("stale_reads", "words", "data words the reader saw without the writer's value");
   }
-  bool finished() const override { return host_ && host_->finished(); }
 
   std::string check(SimContext&, GpuModule&, std::ostream& out) override {
     uint64_t stale = 0;
@@ -118,28 +116,21 @@ public:
   }
 
 private:
-  void program(HostModule& h) {
+  void program(HostModule& h) override {
     const std::vector<uint32_t> zeros(size_t(args_.rounds) * kWords, 0u);
     args_.data = h.upload(zeros, "data");
     // One more flag: the reader's "done", which the writer waits for.
     args_.flags = h.upload(std::vector<uint32_t>(zeros.size() + kWords, 0u), "flags");
     args_.observed = h.upload(zeros, "observed");
-    KernelLaunch k;
-    k.name = "litmus_mp";
-    k.grid = {2, 1, 1};
-    k.block = {kWords * (1 + pollers_), 1, 1};
-    k.body = [a = args_](Warp& w) { return litmus_mp_kernel(w, a); };
-    h.launch(std::move(k));
-    h.synchronize();
+    run_kernel(h, "litmus_mp", 2, kWords * (1 + pollers_),
+               [a = args_](Warp& w) { return litmus_mp_kernel(w, a); });
     observed_ = h.download<uint32_t>(args_.observed, zeros.size());
   }
 
   LitmusMpArgs args_;
   uint32_t pollers_ = 0;
   std::vector<uint32_t> observed_;
-  std::unique_ptr<StatGroup> stats_;
   Counter* stale_ = nullptr;
-  std::unique_ptr<HostModule> host_;
 };
 
 } // namespace

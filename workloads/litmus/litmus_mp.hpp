@@ -24,6 +24,10 @@ struct LitmusMpArgs {
   Scope release = Scope::Device, acquire = Scope::Device;
 };
 
+// Words of a round: one line of u32 per round, lane l at word l % 32.
+constexpr uint32_t kLitmusWords = 32;
+Lanes<Addr> litmus_round_words(Addr base, uint32_t r);
+
 // The value the writer stores in word `i` of the data.
 constexpr uint32_t litmus_mp_value(uint32_t i) {
   return 0x5a000000u | i;

@@ -211,6 +211,17 @@ public:
   WarpOp<Lanes<T>> atomic_cas(const Lanes<Addr>& addrs, const Lanes<T>& compare,
                               const Lanes<T>& value, Mask m, MemOrder order = MemOrder::Relaxed,
                               Scope scope = Scope::Device);
+  // Remote-scope-promoted atomics (seed-002 §1.7, the sRSP paper's rem_acq,
+  // rem_rel, rem_ar): device scope, and they also synchronise with work-groups
+  // that synchronise at CTA scope on other SMs. order: Acquire, Release or
+  // AcqRel. The L1's protocol policy (l1.rsp) decides how; with none they
+  // are plain device-scope atomics (the negative control).
+  template <AtomicValue T>
+  WarpOp<Lanes<T>> atomic_remote(AtomicOp op, const Lanes<Addr>& addrs, const Lanes<T>& v, Mask m,
+                                 MemOrder order);
+  template <AtomicValue T>
+  WarpOp<Lanes<T>> atomic_cas_remote(const Lanes<Addr>& addrs, const Lanes<T>& compare,
+                                     const Lanes<T>& value, Mask m, MemOrder order);
   // No result (PTX red): what nvcc emits for an atomic whose result is unused.
   template <AtomicValue T>
   WarpOp<void> red(AtomicOp op, const Lanes<Addr>& addrs, const Lanes<T>& v, Mask m,
@@ -272,6 +283,8 @@ private:
 void check_atomic(AtomicOp op, DataType t, bool returns_value);
 // Throws std::invalid_argument for an order a load (is_store = false) or store cannot have.
 void check_access_order(MemOrder order, bool is_store);
+// Throws std::invalid_argument unless `order` is a remote op's (Acquire, Release, AcqRel).
+void check_remote_order(MemOrder order);
 
 // ---------------------------------------------------------------- inline parts
 
@@ -386,6 +399,29 @@ WarpOp<Lanes<T>> Warp::atomic_cas(const Lanes<Addr>& addrs, const Lanes<T>& comp
   in.compare = compare.map([](T x) { return to_bits(x); });
   in.order = order;
   in.scope = scope;
+  return WarpOp<Lanes<T>>(*this);
+}
+
+template <AtomicValue T>
+WarpOp<Lanes<T>> Warp::atomic_remote(AtomicOp op, const Lanes<Addr>& addrs, const Lanes<T>& v,
+                                     Mask m, MemOrder order) {
+  check_remote_order(order);
+  if (op == AtomicOp::Cas)
+    throw std::invalid_argument("atomic_remote(Cas, ...): use atomic_cas_remote");
+  WarpInstr& in = stage_rmw(WarpInstr::Kind::Atomic, op, addrs, v, m);
+  in.order = order;
+  in.remote = true;
+  return WarpOp<Lanes<T>>(*this);
+}
+
+template <AtomicValue T>
+WarpOp<Lanes<T>> Warp::atomic_cas_remote(const Lanes<Addr>& addrs, const Lanes<T>& compare,
+                                         const Lanes<T>& value, Mask m, MemOrder order) {
+  check_remote_order(order);
+  WarpInstr& in = stage_rmw(WarpInstr::Kind::Atomic, AtomicOp::Cas, addrs, value, m);
+  in.compare = compare.map([](T x) { return to_bits(x); });
+  in.order = order;
+  in.remote = true;
   return WarpOp<Lanes<T>>(*this);
 }
 

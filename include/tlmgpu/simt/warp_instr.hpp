@@ -48,6 +48,7 @@ struct WarpInstr {
   AtomicOp op = AtomicOp::Add;
   MemOrder order = MemOrder::Relaxed;
   Scope scope = Scope::Device;
+  bool remote = false; // Atomic only: remote-scope-promoted (Warp::atomic_remote)
   Lanes<Addr> addr;
   Lanes<uint64_t> operand; // store data or atomic operand
   Lanes<uint64_t> compare; // CAS only

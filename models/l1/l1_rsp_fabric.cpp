@@ -1,0 +1,34 @@
+#include "models/l1/l1_rsp_fabric.hpp"
+
+#include <algorithm>
+
+namespace tlmgpu {
+
+RspFabric::Result RspFabric::broadcast(const RspMessage& m) const {
+  Result r{m.at, 0};
+  for (const Member& l1 : members_) {
+    if (l1.sm == m.from_sm) continue;
+    r.acked = std::max(r.acked, l1.respond(m));
+    ++r.messages;
+  }
+  return r;
+}
+
+bool RspFabric::all_quiet() const {
+  return std::all_of(members_.begin(), members_.end(),
+                     [](const Member& l1) { return !l1.quiet || l1.quiet(); });
+}
+
+void RspFabric::unlock(uint16_t sm) {
+  lock_.unlock(kEveryL1, sm);
+  for (const Member& l1 : members_)
+    if (l1.wake) l1.wake();
+}
+
+void RspFabric::quiet_changed() const {
+  if (!lock_.locked(kEveryL1) || !all_quiet()) return;
+  for (const Member& l1 : members_)
+    if (l1.wake && lock_.holds(kEveryL1, l1.sm)) l1.wake();
+}
+
+} // namespace tlmgpu

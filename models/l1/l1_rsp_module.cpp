@@ -1,0 +1,161 @@
+// Remote scope promotion in the scoped L1, bRSP (l1.rsp = brsp; seed-002
+// §1.7, Orr et al.; models/l1/README.md "Remote scope promotion"). A
+// work-group that synchronises at CTA scope keeps its data in its own L1
+// (dirty, in the sFIFO) and its view of memory there (never invalidated); a
+// remote atomic of another SM must reach both, and bRSP does not know which
+// L1 it is, so it reaches every one:
+//
+//   rem_acq, rem_ar ─► Flush ─► every other L1: drain the sFIFO, ack when its
+//                               write-backs landed (P4); the requester drains
+//                               its own too
+//   all three       ─► the atomic at L2
+//                   ─► Invalidate ─► every other L1: flash invalidation (dirty
+//                                    bytes, their own writes, stay)
+//   The SM's own fences around the atomic (release half before rem_rel and
+//   rem_ar, acquire half after rem_acq and rem_ar) drain and invalidate the
+//   requester's L1 as for any device-scope atomic.
+//
+// The lock: bRSP locks every L1 during the operation, and the models/scoped
+// README shows bRSP's remote release is unsafe unless L also stays locked
+// at L2 until the last invalidation ack (an owner that refetches L could
+// enter with stale data before its invalidation arrives). The operation
+// itself is one uninterrupted call chain on the blocking path: no other
+// request reaches any L1 or L2, L included, between the first flush and the
+// last ack, which is both locks' guarantee. In functional and lt that is
+// all it takes. In AT requests interleave, so the operation first takes
+// RspFabric's lock of every L1 at its queue head (other L1s' heads then
+// wait) and waits until no L1 has anything in flight: no fill can land
+// after its invalidation, no queued write-back can be overtaken by its
+// flush (P3, P4), and the blocking path meets no AT state in flight.
+#include "models/l1/l1_module.hpp"
+
+#include <utility>
+
+namespace tlmgpu {
+
+namespace {
+
+bool acquires(MemOrder o) {
+  return o == MemOrder::Acquire || o == MemOrder::AcqRel || o == MemOrder::SeqCst;
+}
+
+} // namespace
+
+void L1Module::rsp_init() {
+  Rsp r;
+  r.fabric = &ctx_.shared<RspFabric>("rsp", [] { return std::make_unique<RspFabric>(); });
+  r.skip_flush = spec_.inject_fault == "skip_remote_flush";
+  r.skip_invalidate = spec_.inject_fault == "skip_remote_invalidate";
+  r.ops = &stats_.counter("rsp_remote_ops", "instructions",
+                          "remote atomics this L1 performed (line requests)");
+  r.flush_msgs = &stats_.counter("rsp_flush_msgs", "messages",
+                                 "Flush messages sent to other L1s (remote acquires)");
+  r.inv_msgs = &stats_.counter("rsp_inv_msgs", "messages",
+                               "Invalidate messages sent to other L1s (remote releases)");
+  r.flush_acks = &stats_.counter("rsp_flush_acks", "messages",
+                                 "Flush messages this L1 answered (sFIFO drained)");
+  r.inv_acks = &stats_.counter("rsp_inv_acks", "messages",
+                               "Invalidate messages this L1 answered (flash invalidation)");
+  r.lines_flushed = &stats_.counter("rsp_lines_flushed", "lines",
+                                    "dirty lines written back for another L1's remote acquire");
+  r.cycles = &stats_.counter("rsp_cycles", "cycles",
+                             "cycles remote atomics spent, flushes and invalidations included");
+  r.stall_lock =
+      &stats_.counter("rsp_stall_lock", "cycles",
+                      "AT: head request stalled by bRSP's lock of every L1 (another "
+                      "L1's remote atomic, or its own waiting for every L1 to be quiet)");
+  r.fabric->attach(
+      sm_, [this](const RspMessage& m) { return rsp_respond(m); },
+      [this] { return in_flight_ == 0; }, [this] { wake(); });
+  rsp_ = r;
+}
+
+Cycle L1Module::lt_remote(const GpuAccess& a, Addr line, Cycle ready,
+                          const std::function<void(Cycle&)>& perform) {
+  Rsp& r = *rsp_;
+  ++*r.ops;
+  const Cycle start = ready;
+  RspMessage m;
+  m.from_sm = sm_;
+  m.sync_line = line;
+  // Before the atomic reads L: what an owner released at CTA scope before
+  // its write of L is in its L1 only.
+  if (acquires(a.order) && !r.skip_flush) {
+    m.kind = RspMessage::Kind::Flush;
+    m.at = ready;
+    const RspFabric::Result res = r.fabric->broadcast(m);
+    *r.flush_msgs += res.messages;
+    Cycle own = ready; // and this L1's own sFIFO, beside them
+    for (const Writeback& wb : core_.scoped_release())
+      own = std::max(own, lt_write_back(wb, ready));
+    ready = std::max(res.acked, own);
+  }
+  perform(ready);
+  // After the atomic: an owner that acquires L at CTA scope must not find
+  // copies older than what a remote release published; after a remote
+  // acquire, bRSP invalidates every L1 too (Orr et al.).
+  if (!r.skip_invalidate) {
+    m.kind = RspMessage::Kind::Invalidate;
+    m.at = ready;
+    const RspFabric::Result res = r.fabric->broadcast(m);
+    *r.inv_msgs += res.messages;
+    ready = res.acked;
+  }
+  if (ctx_.timed()) *r.cycles += ready - start;
+  return ready;
+}
+
+// The ack leaves after one L1 access and, for a flush, once every write-back
+// it sent reached L2 (P4: acking earlier would let the requester read L2
+// before the owner's data is there). The messages' own hops are not timed.
+Cycle L1Module::rsp_respond(const RspMessage& m) {
+  Rsp& r = *rsp_;
+  const Cycle at = m.at + (ctx_.timed() ? spec_.latency : 0);
+  Cycle acked = at;
+  if (m.kind == RspMessage::Kind::Flush) {
+    ++*r.flush_acks;
+    for (const Writeback& wb : core_.scoped_release()) {
+      acked = std::max(acked, lt_write_back(wb, at));
+      ++*r.lines_flushed;
+    }
+  } else {
+    ++*r.inv_acks;
+    core_.scoped_acquire();
+  }
+  return acked;
+}
+
+// AT, at the queue head. Replays (MSHR waiters of a fill) are never held:
+// they were accepted before.
+bool L1Module::rsp_blocked(const GpuAccess& a) {
+  if (!ctx_.at()) return false;
+  Rsp& r = *rsp_;
+  if (!(a.remote && a.is_rmw())) {
+    if (!r.fabric->locked_by_other(sm_)) return false;
+  } else {
+    if (!std::exchange(r.asked, true)) r.fabric->ask(sm_); // woken when it is handed over
+    if (r.fabric->holds(sm_) && r.fabric->all_quiet()) return false;
+  }
+  ++*r.stall_lock;
+  return true;
+}
+
+// AT: the lock is held and no L1 has anything in flight. The whole
+// operation runs now on the blocking path; the SM gets the answer when its
+// last ack is in. The lock is let go at once: what the operation did is
+// already in every L1 and at L2, so the other L1s may go on.
+bool L1Module::at_remote(Payload& t) {
+  const Cycle now = clk_.now();
+  const Cycle done = lt_remote(access_of(t), t.get_address(), now, [&](Cycle& at) {
+    sc_core::sc_time d = clk_.until(at);
+    const sc_core::sc_time base = sc_core::sc_time_stamp();
+    down.b_transport(t, d);
+    at = clk_.at_or_after(base + d);
+  });
+  rsp_->asked = false;
+  rsp_->fabric->unlock(sm_);
+  finish(t, done - now);
+  return true;
+}
+
+} // namespace tlmgpu

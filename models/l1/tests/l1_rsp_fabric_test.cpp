@@ -1,0 +1,44 @@
+// bRSP's side channel (l1_rsp_fabric.hpp): a broadcast reaches every L1 but
+// the requester's, in attach order, and is acked at the latest ack.
+#include "models/l1/l1_rsp_fabric.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+using namespace tlmgpu;
+
+TEST_CASE("rsp fabric: broadcast skips the requester, acks at the last ack", "[l1][rsp]") {
+  RspFabric f;
+  std::vector<std::pair<uint16_t, RspMessage::Kind>> seen;
+  for (uint16_t sm : {0, 1, 2})
+    f.attach(sm, [&seen, sm](const RspMessage& m) {
+      seen.push_back({sm, m.kind});
+      return m.at + 10 * (sm + 1); // SM 2 acks last
+    });
+  RspMessage m;
+  m.kind = RspMessage::Kind::Invalidate;
+  m.from_sm = 1;
+  m.at = 100;
+  const RspFabric::Result r = f.broadcast(m);
+  CHECK(r.messages == 2);
+  CHECK(r.acked == 130);
+  REQUIRE(seen.size() == 2);
+  CHECK(seen[0].first == 0);
+  CHECK(seen[1].first == 2);
+  CHECK(seen[1].second == RspMessage::Kind::Invalidate);
+}
+
+TEST_CASE("rsp fabric: alone, a broadcast is acked at once", "[l1][rsp]") {
+  RspFabric f;
+  f.attach(0, [](const RspMessage&) -> Cycle {
+    FAIL("the requester got its own message");
+    return 0;
+  });
+  RspMessage m;
+  m.from_sm = 0;
+  m.at = 7;
+  const RspFabric::Result r = f.broadcast(m);
+  CHECK(r.messages == 0);
+  CHECK(r.acked == 7);
+}

@@ -1,0 +1,31 @@
+#include "workloads/litmus/litmus_workload.hpp"
+
+#include "models/host/host_module.hpp"
+
+namespace tlmgpu {
+
+LitmusWorkload::~LitmusWorkload() = default;
+
+void LitmusWorkload::elaborate(SimContext& ctx, GpuModule& gpu) {
+  stats_ = std::make_unique<StatGroup>(ctx.stats, group_);
+  declare_stats(*stats_);
+  host_ = std::make_unique<HostModule>("host", ctx, gpu);
+  host_->program = [this](HostModule& h) { program(h); };
+}
+
+bool LitmusWorkload::finished() const {
+  return host_ && host_->finished();
+}
+
+void LitmusWorkload::run_kernel(HostModule& h, std::string name, uint32_t ctas, uint32_t threads,
+                                std::function<WarpTask(Warp&)> body) {
+  KernelLaunch k;
+  k.name = std::move(name);
+  k.grid = {ctas, 1, 1};
+  k.block = {threads, 1, 1};
+  k.body = std::move(body);
+  h.launch(std::move(k));
+  h.synchronize();
+}
+
+} // namespace tlmgpu
