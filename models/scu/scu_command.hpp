@@ -69,6 +69,17 @@ struct ScuCommand {
   // Apply a generated filter vector: element k of the unfiltered output is
   // dropped when the u32 at apply + 4k is 0 (several arrays, one filter).
   Addr apply = 0;
+  // Grouping (seed-003 §2.6, two-step use): generate with `group` set
+  // writes to `out` the gather list of the unfiltered output (order[k] =
+  // the position of the k-th element to write), elements whose targets
+  // share a line of `group_target` (u32 per element: target of value x at
+  // group_target + 4x) placed together; `hash` is the grouping table
+  // (entry_bytes >= 8, see scu_group.hpp), left empty at the end.
+  bool group = false;
+  Addr group_target = 0;
+  // Apply a gather list: the unfiltered output written in the order the
+  // u32s at order + 4k give (not combined with `apply`).
+  Addr order = 0;
 
   // Empty, or what is wrong (one line, names the field).
   std::string problem() const;
