@@ -24,8 +24,12 @@ enum class ScuCmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
 // table (a duplicate, or a vertex seen by an earlier operation on the same
 // table) and inserts it otherwise (BFS). BestCost (SSSP) keys the value with
 // a cost (`cost`, `cost_add`): it drops the element unless the table holds
-// no cost for it or a higher one, and stores the lower cost.
-enum class ScuFilter : uint8_t { None, Unique, BestCost };
+// no cost for it or a higher one, and stores the lower cost. Sum (the
+// ISCU's filtering as a reduction, PageRank, notes P16): equal values are
+// merged into one element whose float weight (the u32 cost_add[i] of the
+// input element, as float bits) is the sum of theirs; only in the IRU
+// partitions (scu.filter_unit = iru), the sums written to cost_out.
+enum class ScuFilter : uint8_t { None, Unique, BestCost, Sum };
 
 // An in-memory hash table of the filter: `sets` sets of `ways` entries of
 // `entry_bytes` (4: the ID; 8: ID then best cost; ID 0xffffffff = empty)

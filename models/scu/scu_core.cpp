@@ -93,11 +93,13 @@ std::string ScuCommand::problem() const {
   }
   if (order && (apply || generate || op == ScuOp::Bitmask || filter != ScuFilter::None))
     return "order: a gather list applies to a plain compaction (no filter or apply vector)";
-  if (filter != ScuFilter::BestCost && (cost || cost_add))
+  if (filter == ScuFilter::Sum && (cost || !cost_add || hash.sets || generate || !cost_out))
+    return "filter: the sum reduction adds cost_add (no cost, no table), inline, into cost_out";
+  if (filter != ScuFilter::BestCost && filter != ScuFilter::Sum && (cost || cost_add))
     return "cost: only the best-cost filter reads costs";
   if (generate && filter == ScuFilter::None && !group)
     return "generate: a filter vector needs a filter";
-  if (cost_out && (filter != ScuFilter::BestCost || generate))
+  if (cost_out && ((filter != ScuFilter::BestCost && filter != ScuFilter::Sum) || generate))
     return "cost_out: only an inline best-cost filter writes the survivors' costs";
   if (apply && op == ScuOp::Bitmask) return "apply: a bitmask operation has no elements to filter";
   return "";
@@ -192,8 +194,8 @@ std::vector<uint32_t> ScuCore::costs(const std::vector<ScuElement>& e, const Byt
                                      const ByteReader& vec) const {
   std::vector<uint32_t> c;
   for (const ScuElement& x : e) {
-    uint32_t w;
-    data(cost_addr(x), &w, 4);
+    uint32_t w = 0; // Sum: the row's weight alone (float bits, nothing added)
+    if (c_.cost) data(cost_addr(x), &w, 4);
     const uint64_t sum = uint64_t(w) + (c_.cost_add ? u32(c_.cost_add, x.row, vec) : 0);
     c.insert(c.end(), x.repeat, uint32_t(std::min<uint64_t>(sum, 0xfffffffeu)));
   }

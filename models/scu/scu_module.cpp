@@ -145,6 +145,10 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
   const unsigned lb = ctx_.net.line_bytes;
   // The ISCU: filtering in the IRU partitions, no table in memory.
   const bool via_iru = c.filter != ScuFilter::None && spec_.filter_unit == "iru";
+  if (c.filter == ScuFilter::Sum && !via_iru)
+    throw ConfigError("SCU " + std::string(c.name()) +
+                      ": filter: the sum reduction runs in the IRU partitions only "
+                      "(scu.filter_unit = iru)");
   if ((c.filter != ScuFilter::None && !via_iru) || c.group) {
     if (!c.hash.sets)
       throw ConfigError("SCU " + std::string(c.name()) +
@@ -245,8 +249,10 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
     if (via_iru) { // the data fetches go to the IRU, not back to the SCU
       for (const ScuElement& e : elems)
         words.insert(words.end(), e.repeat, e.addr);
-      if (c.filter == ScuFilter::BestCost) { // the costs travel with them [A]
-        const std::vector<uint32_t> chunk_costs = fetch_costs(core, elems, mem);
+      if (c.filter == ScuFilter::BestCost || c.filter == ScuFilter::Sum) { // with them [A]
+        // Sum: the row's weight came with the vectors (cost_add).
+        const std::vector<uint32_t> chunk_costs =
+            c.filter == ScuFilter::Sum ? core.costs(elems, rd, rd) : fetch_costs(core, elems, mem);
         costs.insert(costs.end(), chunk_costs.begin(), chunk_costs.end());
       }
       continue;

@@ -6,7 +6,8 @@
 # line together, and both expansions apply that gather list) match the CPU
 # reference in every timing mode; grouping goes through its table and makes
 # the contraction touch fewer lines; a platform without an SCU is one clear
-# error.
+# error. iscu (filtering as a reduction, notes P16: one SCU operation
+# whose arcs the IRU partitions merge by head with add_f32) likewise.
 #
 # usage: bash tests/cli/scu_pagerank.sh <path-to-tlmgpu> <source-dir>
 set -u
@@ -30,6 +31,18 @@ for p in gtx980-scu tx1-scu; do
   run_passes "$p: pagerank scu-group passes (at)" \
     -p "$EX/$p.json" -w pagerank --arg version=scu-group --arg "input=$RMAT" --timing at
 done
+# iscu: the IRU partitions merge equal heads, adding their shares (notes
+# P16); the sums must still give the reference ranks.
+for g in "$D/karate.mtx" "$D/as20graph.txt" "$RMAT"; do
+  for mode in functional lt at; do
+    run_passes "pagerank iscu ${g##*/} $mode matches the CPU reference" \
+      -p "$2/examples/iscu/tiny-iscu.json" -w pagerank --arg version=iscu --arg "input=$g" \
+      --timing $mode
+  done
+done
+run_passes "gtx980-iscu: pagerank iscu passes (at)" \
+  -p "$2/examples/iscu/gtx980-iscu.json" -w pagerank --arg version=iscu --arg "input=$RMAT" \
+  --timing at
 # A grouping table of 1 set: evictions all the time, still every arc once.
 run_passes "pagerank scu-group with a 1-set table passes (lt)" \
   -p "$EX/tiny-scu.json" -w pagerank --arg version=scu-group --arg group_sets=1 \
@@ -63,6 +76,27 @@ expect_error "no SCU on the platform" 2 "version: scu needs a platform with an S
   run -p tiny -w pagerank --arg version=scu --arg "input=$D/karate.mtx" --out "$TMP/e"
 expect_error "no SCU on the platform (scu-group)" 2 "version: scu-group needs a platform" -- \
   run -p tiny -w pagerank --arg version=scu-group --arg "input=$D/karate.mtx" --out "$TMP/e"
+for mode in lt at; do
+  "$T" run -p "$2/examples/iscu/tiny-iscu.json" -w pagerank --arg version=iscu \
+    --arg "input=$RMAT" --timing $mode --quiet --out "$TMP/i" >/dev/null 2>&1
+  merged=$(stat_sum "$TMP/i/stats.json" merged)
+  python3 - "$TMP/i/stats.json" "$merged" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["total"]["gpu"]["scu"]
+v = lambda k: s[k]["value"]
+ok = (v("ops") == 10 and v("filtered") > 0.5 * v("iru_elements")
+      and v("filtered") == float(sys.argv[2]) and v("hash_reads") == 0
+      and v("elements_out") + v("filtered") == v("iru_elements"))
+if not ok:
+    print({k: v(k) for k in ("ops", "filtered", "iru_elements", "elements_out")}, sys.argv[2])
+sys.exit(0 if ok else 1)
+PY
+  check "iscu $mode: one SCU op per round; the IRU merged over half the arcs (merged = filtered)" $?
+done
+
+expect_error "iscu without the IRU filter unit" 2 "version: iscu needs" -- \
+  run -p "$EX/tiny-scu.json" -w pagerank --arg version=iscu --arg "input=$D/karate.mtx" \
+  --out "$TMP/e"
 expect_error "unknown version" 2 "version" "'cpu'" "scu-group" -- \
   run -p tiny -w pagerank --arg version=cpu --arg "input=$D/karate.mtx" --out "$TMP/e"
 

@@ -18,6 +18,16 @@
 // expansion, where pr_push leaves a hub's whole list to one lane. With the IRU (version=iru) the
 // contraction takes its elements from load_iru, which merges equal
 // destinations by a float add before they reach L2.
+//
+// version=scu, scu-group and iscu put the expansion on the stream
+// compaction unit (seed-003 §2.7, thesis Figs. 4.7 and 6.4): pr_prepare
+// writes each vertex's out-degree and share rank / outdeg; scu: two SCU
+// operations, the edge frontier (access expansion of the arcs) and the
+// weight frontier (the shares replicated per arc); scu-group: a
+// generate-group operation first, whose gather list both apply (arcs into
+// the same line of `next` together); iscu: one operation whose arcs the IRU
+// partitions merge by head, adding their shares (filtering as a reduction,
+// notes P16). Then pr_contract adds each element into next.
 #include "workloads/graph_apps/pagerank.hpp"
 
 #include "models/host/host_module.hpp"
@@ -25,6 +35,7 @@
 #include "models/scu/scu_module.hpp"
 #include "workloads/graph_apps/edge_frontier.hpp"
 #include "workloads/graph_apps/graph_app.hpp"
+#include "workloads/graph_apps/sssp_scu.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -136,7 +147,7 @@ class PageRank : public GraphApp {
 public:
   explicit PageRank(const WorkloadArgs& a) : GraphApp("pagerank", a, false) {
     rounds_ = a.u64("iterations", 1, 1u << 20);
-    version_ = edge_frontier_version(a, {"scu", "scu-group"});
+    version_ = edge_frontier_version(a, {"scu", "scu-group", "iscu"});
     group_sets_ = uint32_t(a.u64("group_sets", 0, 1u << 26));
     // The default cap of the convergence kernels (vertices + 1) means
     // nothing for a fixed round count and was below it on graphs of fewer
@@ -153,6 +164,7 @@ public:
       throw ConfigError("workload argument version: " + version_ +
                         " needs a platform with an SCU (a block of type scu, e.g. "
                         "examples/scu/gtx980-scu.json)");
+    if (version_ == "iscu") check_scu_version(ctx, version_, true);
     iru_.elaborate(ctx, version_, block_);
     GraphApp::elaborate(ctx, gpu);
   }
@@ -181,7 +193,7 @@ protected:
       // Kernel boundaries order push before update before the next push.
       if (version_ == "gpu")
         launch_per_vertex(h, "pr_push", [a](Warp& w) { return pr_push(w, a); });
-      else if (version_ == "scu" || version_ == "scu-group")
+      else if (version_ == "scu" || version_ == "scu-group" || version_ == "iscu")
         expand_on_scu(ctx, h, a);
       else
         expand_contract(ctx, h, a);
@@ -291,13 +303,23 @@ private:
       ex.order = scu_.order;
     }
     ex.out = scu_.edges;
+    if (version_ == "iscu") {
+      // One operation (notes P16): the arcs' heads go to the IRU partitions
+      // with their source's share; equal heads are merged by a float add,
+      // and the SCU writes (head, summed share) pairs.
+      ex.filter = ScuFilter::Sum;
+      ex.cost_add = share;
+      ex.cost_out = a.weights;
+    }
     const uint64_t ne = scu.execute(ex, mem);
-    ScuCommand rep = ex;
-    rep.op = ScuOp::Replication;
-    rep.index = 0;
-    rep.data = share;
-    rep.out = a.weights;
-    scu.execute(rep, mem);
+    if (version_ != "iscu") {
+      ScuCommand rep = ex;
+      rep.op = ScuOp::Replication;
+      rep.index = 0;
+      rep.data = share;
+      rep.out = a.weights;
+      scu.execute(rep, mem);
+    }
     a.src = {scu_.edges, a.weights, uint32_t(ne), {}};
     launch_threads(h, "pr_contract", ne, [a](Warp& w) { return pr_contract(w, a); });
     h.synchronize();
@@ -326,7 +348,9 @@ WorkloadEntry pagerank_workload() {
                                  "gpu (pr_push per vertex) | edge-frontier (expansion, then a "
                                  "contraction per arc) | iru (its contraction on the IRU) | "
                                  "scu (its expansion on the SCU) | scu-group (scu with the "
-                                 "arcs grouped by the line of their target)"},
+                                 "arcs grouped by the line of their target) | iscu (one SCU "
+                                 "operation whose arcs the IRU partitions merge by head, "
+                                 "adding their shares)"},
                                 {"group_sets", "0",
                                  "scu-group: sets of the grouping table (0 = lines of the "
                                  "rank array / ways)"}})};

@@ -118,3 +118,16 @@ TEST_CASE("SCU grouping commands are checked", "[scu]") {
   c.apply = 0x6000;
   REQUIRE(c.problem().find("order") != std::string::npos);
 }
+
+TEST_CASE("SCU sum reduction commands are checked (the ISCU's PageRank filter)", "[scu]") {
+  ScuCommand c;
+  c.op = ScuOp::AccessExpansion, c.n = 1, c.data = 0x1000, c.index = 0x2000, c.count = 0x3000;
+  c.out = 0x9000, c.filter = ScuFilter::Sum;
+  REQUIRE(c.problem().find("sum reduction") != std::string::npos); // no weights
+  c.cost_add = 0x4000, c.cost_out = 0x5000;
+  REQUIRE(c.problem().empty());
+  c.generate = true; // inline only: the sums go to cost_out
+  REQUIRE(!c.problem().empty());
+  c.generate = false, c.cost = 0x6000;
+  REQUIRE(c.problem().find("sum reduction") != std::string::npos);
+}
