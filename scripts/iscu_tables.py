@@ -18,8 +18,9 @@ weights 1..64 (notes §8.7).
 
 --workload pagerank: pagerank (10 rounds) with version=gpu (pr_push),
 edge-frontier (the thesis' expansion and contraction on the GPU), iru (the
-contraction on the IRU), scu (the expansion on the SCU) and scu-group (scu
-with the arcs grouped by the line of their target), as20graph and kron12.
+contraction on the IRU), scu (the expansion on the SCU), scu-group (scu
+with the arcs grouped by the line of their target) and iscu (the IRU
+partitions merge equal heads, adding their shares), as20graph and kron12.
 """
 import argparse
 import json
@@ -46,7 +47,7 @@ def use_sssp():
 def use_pagerank():
     global VERSIONS, WORKLOAD
     WORKLOAD = "pagerank"
-    VERSIONS = {"gpu": [], "edge-frontier": [], "iru": [], "scu": [], "scu-group": []}
+    VERSIONS = {"gpu": [], "edge-frontier": [], "iru": [], "scu": [], "scu-group": [], "iscu": []}
 
 
 def run(binary, out, graph, version, mode):
