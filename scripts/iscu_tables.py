@@ -15,6 +15,12 @@ markdown table per mode.
 thesis' phases on the GPU), scu, scu-filter (the best-cost filter's
 table in memory) and iscu (that filter in the IRU partitions), kron12 with
 weights 1..64 (notes §8.7).
+
+--workload pagerank: pagerank (10 rounds) with version=gpu (pr_push),
+edge-frontier (the thesis' expansion and contraction on the GPU), iru (the
+contraction on the IRU), scu (the expansion on the SCU), scu-group (scu
+with the arcs grouped by the line of their target) and iscu (the IRU
+partitions merge equal heads, adding their shares), as20graph and kron12.
 """
 import argparse
 import json
@@ -36,6 +42,12 @@ def use_sssp():
     GRAPHS = {"as20graph": GRAPHS["as20graph"], "kron12w": "gen:rmat?scale=12&ef=16&wmax=64"}
     hash_unit = ["scu.filter_unit=hash"]
     VERSIONS = {"gpu": [], "edge-frontier": [], "scu": [], "scu-filter": hash_unit, "iscu": []}
+
+
+def use_pagerank():
+    global VERSIONS, WORKLOAD
+    WORKLOAD = "pagerank"
+    VERSIONS = {"gpu": [], "edge-frontier": [], "iru": [], "scu": [], "scu-group": [], "iscu": []}
 
 
 def run(binary, out, graph, version, mode):
@@ -95,10 +107,12 @@ def main():
     ap.add_argument("binary")
     ap.add_argument("out", type=Path)
     ap.add_argument("--modes", nargs="+", default=["lt", "at"])
-    ap.add_argument("--workload", choices=["bfs-frontier", "sssp"], default="bfs-frontier")
+    ap.add_argument("--workload", choices=["bfs-frontier", "sssp", "pagerank"], default="bfs-frontier")
     a = ap.parse_args()
     if a.workload == "sssp":
         use_sssp()
+    if a.workload == "pagerank":
+        use_pagerank()
     for mode in a.modes:
         table(a.out, a.binary, mode)
 

@@ -24,8 +24,12 @@ enum class ScuCmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
 // table (a duplicate, or a vertex seen by an earlier operation on the same
 // table) and inserts it otherwise (BFS). BestCost (SSSP) keys the value with
 // a cost (`cost`, `cost_add`): it drops the element unless the table holds
-// no cost for it or a higher one, and stores the lower cost.
-enum class ScuFilter : uint8_t { None, Unique, BestCost };
+// no cost for it or a higher one, and stores the lower cost. Sum (the
+// ISCU's filtering as a reduction, PageRank, notes P16): equal values are
+// merged into one element whose float weight (the u32 cost_add[i] of the
+// input element, as float bits) is the sum of theirs; only in the IRU
+// partitions (scu.filter_unit = iru), the sums written to cost_out.
+enum class ScuFilter : uint8_t { None, Unique, BestCost, Sum };
 
 // An in-memory hash table of the filter: `sets` sets of `ways` entries of
 // `entry_bytes` (4: the ID; 8: ID then best cost; ID 0xffffffff = empty)
@@ -69,6 +73,17 @@ struct ScuCommand {
   // Apply a generated filter vector: element k of the unfiltered output is
   // dropped when the u32 at apply + 4k is 0 (several arrays, one filter).
   Addr apply = 0;
+  // Grouping (seed-003 §2.6, two-step use): generate with `group` set
+  // writes to `out` the gather list of the unfiltered output (order[k] =
+  // the position of the k-th element to write), elements whose targets
+  // share a line of `group_target` (u32 per element: target of value x at
+  // group_target + 4x) placed together; `hash` is the grouping table
+  // (entry_bytes >= 8, see scu_group.hpp), left empty at the end.
+  bool group = false;
+  Addr group_target = 0;
+  // Apply a gather list: the unfiltered output written in the order the
+  // u32s at order + 4k give (not combined with `apply`).
+  Addr order = 0;
 
   // Empty, or what is wrong (one line, names the field).
   std::string problem() const;

@@ -79,10 +79,27 @@ std::string ScuCommand::problem() const {
   }
   if (filter == ScuFilter::BestCost && !cost)
     return "filter: the best-cost filter needs a cost vector";
-  if (filter != ScuFilter::BestCost && (cost || cost_add))
+  if (group) {
+    if (!generate) return "group: grouping writes a gather list (generate mode only)";
+    if (filter != ScuFilter::None) return "group: filter and group are separate operations";
+    if (op == ScuOp::Bitmask) return "group: a bitmask operation has no elements to group";
+    if (elem_bytes != 4) return "group: the grouping key is a 4-byte element";
+    if (!group_target) return "group: needs group_target (the array the elements index)";
+    if (!hash.base || !hash.sets || hash.ways < 1 || hash.ways > 32)
+      return "group: needs a hash table (hash.base, hash.sets, 1..32 ways)";
+    if (hash.entry_bytes < 8 || hash.entry_bytes % 4)
+      return "group: hash.entry_bytes must be a multiple of 4, at least 8 (tag + positions)";
+    if (apply || order) return "group: a grouping operation applies no vectors";
+  }
+  if (order && (apply || generate || op == ScuOp::Bitmask || filter != ScuFilter::None))
+    return "order: a gather list applies to a plain compaction (no filter or apply vector)";
+  if (filter == ScuFilter::Sum && (cost || !cost_add || hash.sets || generate || !cost_out))
+    return "filter: the sum reduction adds cost_add (no cost, no table), inline, into cost_out";
+  if (filter != ScuFilter::BestCost && filter != ScuFilter::Sum && (cost || cost_add))
     return "cost: only the best-cost filter reads costs";
-  if (generate && filter == ScuFilter::None) return "generate: a filter vector needs a filter";
-  if (cost_out && (filter != ScuFilter::BestCost || generate))
+  if (generate && filter == ScuFilter::None && !group)
+    return "generate: a filter vector needs a filter";
+  if (cost_out && ((filter != ScuFilter::BestCost && filter != ScuFilter::Sum) || generate))
     return "cost_out: only an inline best-cost filter writes the survivors' costs";
   if (apply && op == ScuOp::Bitmask) return "apply: a bitmask operation has no elements to filter";
   return "";
@@ -177,8 +194,8 @@ std::vector<uint32_t> ScuCore::costs(const std::vector<ScuElement>& e, const Byt
                                      const ByteReader& vec) const {
   std::vector<uint32_t> c;
   for (const ScuElement& x : e) {
-    uint32_t w;
-    data(cost_addr(x), &w, 4);
+    uint32_t w = 0; // Sum: the row's weight alone (float bits, nothing added)
+    if (c_.cost) data(cost_addr(x), &w, 4);
     const uint64_t sum = uint64_t(w) + (c_.cost_add ? u32(c_.cost_add, x.row, vec) : 0);
     c.insert(c.end(), x.repeat, uint32_t(std::min<uint64_t>(sum, 0xfffffffeu)));
   }
@@ -293,7 +310,15 @@ std::vector<uint8_t> scu_reference(const ScuCommand& c, const ByteReader& mem) {
       break;
     }
   }
-  return out;
+  if (!c.order) return out;
+  // A gather list: element k of the output is element order[k] of the plain one.
+  std::vector<uint8_t> gathered;
+  for (uint64_t k = 0; k < out.size() / sz; ++k) {
+    const uint64_t at = uint64_t(u32(c.order, k)) * sz;
+    if (at + sz > out.size()) throw std::invalid_argument("SCU command: order names no element");
+    gathered.insert(gathered.end(), out.begin() + at, out.begin() + at + sz);
+  }
+  return gathered;
 }
 
 } // namespace tlmgpu

@@ -11,13 +11,11 @@
 
 namespace tlmgpu {
 
-std::vector<uint8_t> ScuModule::filter_chunk(const ScuCommand& c, const std::vector<uint32_t>& keys,
-                                             const std::vector<uint32_t>& costs) {
+void ScuModule::read_hash_sets(const ScuHash& h, const std::vector<uint32_t>& sets) {
   const unsigned lb = ctx_.net.line_bytes;
-  auto line_of = [&](uint32_t x) { return c.hash.set_addr(c.hash.set_of(x)) / lb * lb; };
   std::vector<Req> reads;
-  for (uint32_t x : keys) {
-    const Addr line = line_of(x);
+  for (uint32_t s : sets) {
+    const Addr line = h.set_addr(s) / lb * lb;
     if (hash_lines_.emplace(line, std::vector<uint8_t>()).second)
       reads.push_back({line, false, Cycle(reads.size()), {}, {}}); // one access per cycle
   }
@@ -25,12 +23,36 @@ std::vector<uint8_t> ScuModule::filter_chunk(const ScuCommand& c, const std::vec
   transfer(reads);
   for (const Req& r : reads)
     hash_lines_[r.line] = lines_.at(r.line);
+}
+
+uint8_t* ScuModule::hash_set(const ScuHash& h, uint32_t set) {
+  const unsigned lb = ctx_.net.line_bytes;
+  const Addr a = h.set_addr(set), line = a / lb * lb;
+  return hash_lines_.at(line).data() + (a - line);
+}
+
+void ScuModule::write_hash_lines(const std::vector<Addr>& lines) {
+  std::vector<Req> writes;
+  for (Addr l : lines)
+    writes.push_back({l, true, Cycle(writes.size()), hash_lines_[l],
+                      std::vector<uint8_t>(ctx_.net.line_bytes, 0xff)});
+  hash_writes_ += writes.size();
+  transfer(writes);
+}
+
+std::vector<uint8_t> ScuModule::filter_chunk(const ScuCommand& c, const std::vector<uint32_t>& keys,
+                                             const std::vector<uint32_t>& costs) {
+  const unsigned lb = ctx_.net.line_bytes;
+  std::vector<uint32_t> sets;
+  for (uint32_t x : keys)
+    sets.push_back(c.hash.set_of(x));
+  read_hash_sets(c.hash, sets);
   std::vector<uint8_t> keep(keys.size(), 0);
   std::vector<Addr> dirty;
   for (size_t i = 0; i < keys.size(); ++i) {
     const uint32_t x = keys[i];
-    const Addr set = c.hash.set_addr(c.hash.set_of(x)), line = set / lb * lb;
-    uint8_t* entries = hash_lines_[line].data() + (set - line);
+    const Addr set = c.hash.set_addr(sets[i]), line = set / lb * lb;
+    uint8_t* entries = hash_set(c.hash, sets[i]);
     const bool kept = c.filter == ScuFilter::BestCost
                           ? scu_best_cost_filter(x, costs[i], entries, c.hash.ways, &victim_[set])
                           : scu_unique_filter(x, entries, c.hash.ways, &victim_[set]);
@@ -41,12 +63,7 @@ std::vector<uint8_t> ScuModule::filter_chunk(const ScuCommand& c, const std::vec
     keep[i] = 1;
     if (std::find(dirty.begin(), dirty.end(), line) == dirty.end()) dirty.push_back(line);
   }
-  std::vector<Req> writes;
-  for (Addr l : dirty)
-    writes.push_back(
-        {l, true, Cycle(writes.size()), hash_lines_[l], std::vector<uint8_t>(lb, 0xff)});
-  hash_writes_ += writes.size();
-  transfer(writes);
+  write_hash_lines(dirty);
   return keep;
 }
 

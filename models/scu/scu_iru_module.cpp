@@ -90,7 +90,8 @@ std::vector<uint8_t> ScuModule::filter_in_iru(const ScuCommand& c, const std::ve
   cfg.n = words.size();
   cfg.gather = words;
   cfg.gather_secondary = costs; // BestCost: the merge keeps the cheapest copy
-  cfg.merge = IruMerge::MinU32;
+  // Sum: equal IDs' weights are added (PageRank's reduction, notes P16).
+  cfg.merge = c.filter == ScuFilter::Sum ? IruMerge::AddF32 : IruMerge::MinU32;
   iru->configure(cfg, mem); // the partitions fetch their lines from now
   iru_elements_ += words.size();
   iru_out_.clear();

@@ -145,7 +145,11 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
   const unsigned lb = ctx_.net.line_bytes;
   // The ISCU: filtering in the IRU partitions, no table in memory.
   const bool via_iru = c.filter != ScuFilter::None && spec_.filter_unit == "iru";
-  if (c.filter != ScuFilter::None && !via_iru) {
+  if (c.filter == ScuFilter::Sum && !via_iru)
+    throw ConfigError("SCU " + std::string(c.name()) +
+                      ": filter: the sum reduction runs in the IRU partitions only "
+                      "(scu.filter_unit = iru)");
+  if ((c.filter != ScuFilter::None && !via_iru) || c.group) {
     if (!c.hash.sets)
       throw ConfigError("SCU " + std::string(c.name()) +
                         ": filter: no hash table (hash.base, hash.sets); scu.filter_unit = hash "
@@ -167,6 +171,7 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
                       "costs");
   check_range(mem, c, "cost_out", c.cost_out, c.cost_out ? 4 * c.out_capacity : 0);
   hash_lines_.clear();
+  group_sets_.clear();
   apply_pos_ = 0;
   check_range(mem, c, "out", c.out,
               uint64_t(c.op == ScuOp::Bitmask ? 4 : c.elem_bytes) * c.out_capacity);
@@ -206,6 +211,23 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
   };
   std::vector<Addr> words;     // via_iru: the data elements, in output order
   std::vector<uint32_t> costs; // via_iru, BestCost: their costs
+  // 2-3. Data addresses at `width` per cycle, coalesced, fetched in order;
+  // the bytes they produce.
+  auto fetch = [&](uint64_t k, const std::vector<ScuElement>& elems) {
+    const std::vector<ScuLineRequest> dreq = core.data_requests(elems);
+    std::vector<Req> data;
+    uint64_t groups = 0;
+    for (const auto& r : dreq) {
+      data.push_back({r.line, false, spec_.stage_cycles + groups, {}, {}});
+      groups += r.groups;
+      merged_groups_ += r.groups - 1;
+    }
+    data_reads_ += data.size();
+    transfer(data);
+    return core.output(k, elems, rd);
+  };
+  std::vector<ScuElement> all; // order: every chunk's elements
+  uint64_t unfiltered = 0;     // group: output positions of earlier chunks
   for (uint64_t k = 0; k < core.chunks(); ++k) {
     lines_.clear();
     // 1. Vector parameters into the vector FIFO.
@@ -220,28 +242,35 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
       for (const ScuElement& e : elems)
         check_range(mem, c, "data element", e.addr, c.elem_bytes);
     if (c.apply) elems = apply_filter(core, elems, mem);
+    if (c.order) { // the gather list needs every element first
+      all.insert(all.end(), elems.begin(), elems.end());
+      continue;
+    }
     if (via_iru) { // the data fetches go to the IRU, not back to the SCU
       for (const ScuElement& e : elems)
         words.insert(words.end(), e.repeat, e.addr);
-      if (c.filter == ScuFilter::BestCost) { // the costs travel with them [A]
-        const std::vector<uint32_t> chunk_costs = fetch_costs(core, elems, mem);
+      if (c.filter == ScuFilter::BestCost || c.filter == ScuFilter::Sum) { // with them [A]
+        // Sum: the row's weight came with the vectors (cost_add).
+        const std::vector<uint32_t> chunk_costs =
+            c.filter == ScuFilter::Sum ? core.costs(elems, rd, rd) : fetch_costs(core, elems, mem);
         costs.insert(costs.end(), chunk_costs.begin(), chunk_costs.end());
       }
       continue;
     }
-    const std::vector<ScuLineRequest> dreq = core.data_requests(elems);
-    std::vector<Req> data;
-    uint64_t groups = 0;
-    for (const auto& r : dreq) {
-      data.push_back({r.line, false, spec_.stage_cycles + groups, {}, {}});
-      groups += r.groups;
-      merged_groups_ += r.groups - 1;
-    }
-    data_reads_ += data.size();
-    transfer(data);
-    std::vector<uint8_t> bytes = core.output(k, elems, rd);
+    std::vector<uint8_t> bytes = fetch(k, elems);
     if (c.filter != ScuFilter::None) bytes = filter_bytes(c, core, elems, bytes, mem);
-    store(bytes, k + 1 == core.chunks());
+    if (c.group) {
+      const uint64_t pos = unfiltered;
+      unfiltered += bytes.size() / 4;
+      bytes = group_bytes(c, bytes, pos);
+    }
+    store(bytes, !c.group && k + 1 == core.chunks());
+  }
+  if (c.group) store(group_flush(c), true);
+  if (c.order) {
+    lines_.clear();
+    const std::vector<ScuElement> ordered = apply_order(core, all, mem);
+    store(fetch(0, ordered), true);
   }
   if (via_iru && !words.empty()) {
     store(filter_in_iru(c, words, costs, mem), true);

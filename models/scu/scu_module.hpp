@@ -15,6 +15,7 @@
 #include "tlmgpu/sim/ports.hpp"
 #include "tlmgpu/stats.hpp"
 
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -61,6 +62,23 @@ private:
   std::vector<uint8_t> filter_bytes(const ScuCommand& c, const ScuCore& core,
                                     const std::vector<ScuElement>& e,
                                     const std::vector<uint8_t>& bytes, const DeviceMemory& mem);
+  // The hash set lines `sets` of table `h` this operation has not read yet
+  // read in (one L2 access per cycle), into hash_lines_; the set bytes.
+  void read_hash_sets(const ScuHash& h, const std::vector<uint32_t>& sets);
+  uint8_t* hash_set(const ScuHash& h, uint32_t set);
+  // The hash lines `lines` written back from hash_lines_.
+  void write_hash_lines(const std::vector<Addr>& lines);
+  // Grouping (scu_group_module.cpp): the chunk's output `bytes` (element
+  // values, unfiltered positions from `pos`) into the grouping table; the
+  // positions of the groups that leave it, as u32 bytes.
+  std::vector<uint8_t> group_bytes(const ScuCommand& c, const std::vector<uint8_t>& bytes,
+                                   uint64_t pos);
+  // End of a grouping operation: the groups still in the table, set by set.
+  std::vector<uint8_t> group_flush(const ScuCommand& c);
+  // Apply a gather list: `e` (every chunk's elements) in the order of the
+  // u32s at c.order (its lines read in), one element per copy.
+  std::vector<ScuElement> apply_order(const ScuCore& core, const std::vector<ScuElement>& e,
+                                      const DeviceMemory& mem);
   // BestCost: the costs of `e` (their cost lines read in).
   std::vector<uint32_t> fetch_costs(const ScuCore& core, const std::vector<ScuElement>& e,
                                     const DeviceMemory& mem);
@@ -92,6 +110,7 @@ private:
   std::unordered_map<Addr, std::vector<uint8_t>> lines_;      // lines read by this operation
   std::unordered_map<Addr, std::vector<uint8_t>> hash_lines_; // hash lines, this operation
   std::unordered_map<Addr, uint8_t> victim_;                  // round-robin pointer per hash set
+  std::set<uint32_t> group_sets_; // grouping: sets holding groups, flushed in set order
   sc_core::sc_event answered_;
   uint64_t outstanding_ = 0;
   uint64_t apply_pos_ = 0;                  // apply: unfiltered output elements of earlier chunks

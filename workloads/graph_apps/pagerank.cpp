@@ -18,12 +18,24 @@
 // expansion, where pr_push leaves a hub's whole list to one lane. With the IRU (version=iru) the
 // contraction takes its elements from load_iru, which merges equal
 // destinations by a float add before they reach L2.
+//
+// version=scu, scu-group and iscu put the expansion on the stream
+// compaction unit (seed-003 §2.7, thesis Figs. 4.7 and 6.4): pr_prepare
+// writes each vertex's out-degree and share rank / outdeg; scu: two SCU
+// operations, the edge frontier (access expansion of the arcs) and the
+// weight frontier (the shares replicated per arc); scu-group: a
+// generate-group operation first, whose gather list both apply (arcs into
+// the same line of `next` together); iscu: one operation whose arcs the IRU
+// partitions merge by head, adding their shares (filtering as a reduction,
+// notes P16). Then pr_contract adds each element into next.
 #include "workloads/graph_apps/pagerank.hpp"
 
 #include "models/host/host_module.hpp"
 #include "models/iru/iru_types.hpp"
+#include "models/scu/scu_module.hpp"
 #include "workloads/graph_apps/edge_frontier.hpp"
 #include "workloads/graph_apps/graph_app.hpp"
+#include "workloads/graph_apps/sssp_scu.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -99,6 +111,23 @@ WarpTask pr_update(Warp& w, PrArgs a) {
   co_await w.store<float>(address_of<float>(a.next, v), Lanes<float>(0.0f), m);
 }
 
+// version=scu: the thesis' preparationGPU (Fig. 4.7): every vertex's
+// out-degree (the count vector; row_offsets is the index vector) and its
+// share rank / outdeg (the vector the SCU replicates per arc).
+WarpTask pr_prepare(Warp& w, PrArgs a, Addr count, Addr share) {
+  const Lanes<uint32_t> v = my_vertex(w);
+  const Mask m = vertex_mask(w, a.g.n);
+  if (m.empty()) co_return;
+  const Lanes<float> r = co_await w.load<float>(address_of<float>(a.rank, v), m);
+  Lanes<uint32_t> lo, degree;
+  co_await csr_row(w, a.g, v, m, lo, degree);
+  co_await w.compute(1);
+  co_await w.store<uint32_t>(address_of<uint32_t>(count, v), degree, m);
+  // The same float division as pr_push (a vertex without arcs is never
+  // replicated, so its infinite share is never read).
+  co_await w.store<float>(address_of<float>(share, v), r / degree.as<float>(), m);
+}
+
 // Independent reference: pull formulation in double precision.
 std::vector<double> cpu_pagerank(const graph::CsrGraph& g, uint64_t rounds) {
   const size_t n = g.num_vertices();
@@ -118,7 +147,8 @@ class PageRank : public GraphApp {
 public:
   explicit PageRank(const WorkloadArgs& a) : GraphApp("pagerank", a, false) {
     rounds_ = a.u64("iterations", 1, 1u << 20);
-    version_ = edge_frontier_version(a);
+    version_ = edge_frontier_version(a, {"scu", "scu-group", "iscu"});
+    group_sets_ = uint32_t(a.u64("group_sets", 0, 1u << 26));
     // The default cap of the convergence kernels (vertices + 1) means
     // nothing for a fixed round count and was below it on graphs of fewer
     // than 9 vertices; an explicit cap below the rounds asked for is a
@@ -130,6 +160,11 @@ public:
   }
 
   void elaborate(SimContext& ctx, GpuModule& gpu) override {
+    if ((version_ == "scu" || version_ == "scu-group") && !ScuModule::of(ctx))
+      throw ConfigError("workload argument version: " + version_ +
+                        " needs a platform with an SCU (a block of type scu, e.g. "
+                        "examples/scu/gtx980-scu.json)");
+    if (version_ == "iscu") check_scu_version(ctx, version_, true);
     iru_.elaborate(ctx, version_, block_);
     GraphApp::elaborate(ctx, gpu);
   }
@@ -158,6 +193,8 @@ protected:
       // Kernel boundaries order push before update before the next push.
       if (version_ == "gpu")
         launch_per_vertex(h, "pr_push", [a](Warp& w) { return pr_push(w, a); });
+      else if (version_ == "scu" || version_ == "scu-group" || version_ == "iscu")
+        expand_on_scu(ctx, h, a);
       else
         expand_contract(ctx, h, a);
       launch_per_vertex(h, "pr_update", [a](Warp& w) { return pr_update(w, a); });
@@ -214,6 +251,85 @@ private:
     iru_.finish(ctx);
   }
 
+  // The thesis' PageRank on the SCU (Fig. 4.7): the expansion is two SCU
+  // operations, the edge frontier (access expansion of the arcs) and the
+  // weight frontier (each vertex's share replicated per arc); scu-group
+  // first builds a gather list that puts arcs into the same line of `next`
+  // together (generate-group), and both operations apply it, so a warp of
+  // pr_contract adds into fewer lines.
+  void expand_on_scu(SimContext& ctx, HostModule& h, PrArgs a) {
+    if (!scu_.count) {
+      const uint64_t arcs = std::max<uint32_t>(a.g.m, 1);
+      scu_.count = h.malloc(4ull * a.g.n, "count");
+      scu_.share = h.malloc(4ull * a.g.n, "share");
+      scu_.edges = h.malloc(4 * arcs, "edge_frontier");
+      if (version_ == "scu-group") {
+        // 32-byte entries (tag + 7 arcs), as many as one line holds; by
+        // default one entry per line of `next`.
+        scu_.hash.entry_bytes = 32;
+        scu_.hash.ways = std::max<uint32_t>(1, h.context().net.line_bytes / 32);
+        const uint64_t lines =
+            (4ull * a.g.n + h.context().net.line_bytes - 1) / h.context().net.line_bytes;
+        scu_.hash.sets =
+            group_sets_
+                ? group_sets_
+                : uint32_t(std::max<uint64_t>(1, (lines + scu_.hash.ways - 1) / scu_.hash.ways));
+        scu_.hash.base = h.malloc(scu_.hash.bytes(), "scu_group_hash");
+        h.memset(scu_.hash.base, 0xff, scu_.hash.bytes());
+        scu_.order = h.malloc(4 * arcs, "group_order");
+      }
+    }
+    const Addr count = scu_.count, share = scu_.share;
+    launch_per_vertex(h, "pr_prepare",
+                      [a, count, share](Warp& w) { return pr_prepare(w, a, count, share); });
+    h.synchronize();
+    if (!a.g.m) return;
+    ScuModule& scu = *ScuModule::of(ctx);
+    const DeviceMemory& mem = h.gpu().device_memory;
+    ScuCommand ex;
+    ex.op = ScuOp::AccessExpansion;
+    ex.n = a.g.n;
+    ex.index = a.g.row_offsets;
+    ex.count = count;
+    ex.data = a.g.col_indices;
+    ex.out_capacity = a.g.m;
+    if (scu_.order) {
+      ScuCommand gen = ex;
+      gen.group = gen.generate = true;
+      gen.group_target = a.next;
+      gen.hash = scu_.hash;
+      gen.out = scu_.order;
+      scu.execute(gen, mem);
+      ex.order = scu_.order;
+    }
+    ex.out = scu_.edges;
+    if (version_ == "iscu") {
+      // One operation (notes P16): the arcs' heads go to the IRU partitions
+      // with their source's share; equal heads are merged by a float add,
+      // and the SCU writes (head, summed share) pairs.
+      ex.filter = ScuFilter::Sum;
+      ex.cost_add = share;
+      ex.cost_out = a.weights;
+    }
+    const uint64_t ne = scu.execute(ex, mem);
+    if (version_ != "iscu") {
+      ScuCommand rep = ex;
+      rep.op = ScuOp::Replication;
+      rep.index = 0;
+      rep.data = share;
+      rep.out = a.weights;
+      scu.execute(rep, mem);
+    }
+    a.src = {scu_.edges, a.weights, uint32_t(ne), {}};
+    launch_threads(h, "pr_contract", ne, [a](Warp& w) { return pr_contract(w, a); });
+    h.synchronize();
+  }
+
+  struct ScuArrays {
+    Addr count = 0, share = 0, edges = 0, order = 0;
+    ScuHash hash;
+  } scu_;
+  uint32_t group_sets_ = 0;
   uint64_t rounds_ = 10;
   std::string version_;
   IruContractions iru_;
@@ -230,7 +346,14 @@ WorkloadEntry pagerank_workload() {
                     graph_args({{"iterations", "10", "PageRank rounds (fixed; damping 0.85)"},
                                 {"version", "gpu",
                                  "gpu (pr_push per vertex) | edge-frontier (expansion, then a "
-                                 "contraction per arc) | iru (its contraction on the IRU)"}})};
+                                 "contraction per arc) | iru (its contraction on the IRU) | "
+                                 "scu (its expansion on the SCU) | scu-group (scu with the "
+                                 "arcs grouped by the line of their target) | iscu (one SCU "
+                                 "operation whose arcs the IRU partitions merge by head, "
+                                 "adding their shares)"},
+                                {"group_sets", "0",
+                                 "scu-group: sets of the grouping table (0 = lines of the "
+                                 "rank array / ways)"}})};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<PageRank>(a); }};
 }
 
