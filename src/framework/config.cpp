@@ -100,7 +100,11 @@ void merge(json& base, const json& over, const std::string& prefix, const std::s
 // `shown` their names as the user will recognise them.
 json load_tree(const fs::path& file, const std::string& shown, const std::string& cannot_open,
                std::vector<std::pair<std::string, std::string>>& chain, Origins& origins) {
-  const std::string canon = fs::weakly_canonical(file).string();
+  // A name the OS refuses (too long, a loop of links) is an error of the
+  // file that names it, like one that does not open.
+  std::error_code ec;
+  const std::string canon = fs::weakly_canonical(file, ec).string();
+  if (ec) throw ConfigError(cannot_open + ": " + ec.message());
   for (std::size_t i = 0; i < chain.size(); ++i) {
     if (chain[i].first != canon) continue;
     std::string cycle;
