@@ -408,21 +408,18 @@ WarpOp<Lanes<T>> Warp::atomic_remote(AtomicOp op, const Lanes<Addr>& addrs, cons
   check_remote_order(order);
   if (op == AtomicOp::Cas)
     throw std::invalid_argument("atomic_remote(Cas, ...): use atomic_cas_remote");
-  WarpInstr& in = stage_rmw(WarpInstr::Kind::Atomic, op, addrs, v, m);
-  in.order = order;
-  in.remote = true;
-  return WarpOp<Lanes<T>>(*this);
+  WarpOp<Lanes<T>> r = atomic(op, addrs, v, m, order, Scope::Device);
+  instr_.remote = true; // the instruction atomic() just staged
+  return r;
 }
 
 template <AtomicValue T>
 WarpOp<Lanes<T>> Warp::atomic_cas_remote(const Lanes<Addr>& addrs, const Lanes<T>& compare,
                                          const Lanes<T>& value, Mask m, MemOrder order) {
   check_remote_order(order);
-  WarpInstr& in = stage_rmw(WarpInstr::Kind::Atomic, AtomicOp::Cas, addrs, value, m);
-  in.compare = compare.map([](T x) { return to_bits(x); });
-  in.order = order;
-  in.remote = true;
-  return WarpOp<Lanes<T>>(*this);
+  WarpOp<Lanes<T>> r = atomic_cas(addrs, compare, value, m, order, Scope::Device);
+  instr_.remote = true; // the instruction atomic_cas() just staged
+  return r;
 }
 
 template <AtomicValue T>
