@@ -33,13 +33,13 @@
 #include "models/host/host_module.hpp"
 #include "models/iru/iru_types.hpp"
 #include "models/scu/scu_module.hpp"
+#include "workloads/graph_apps/cpu_references.hpp"
 #include "workloads/graph_apps/edge_frontier.hpp"
 #include "workloads/graph_apps/graph_app.hpp"
 #include "workloads/graph_apps/sssp_scu.hpp"
 
 #include <cstdio>
 #include <functional>
-#include <queue>
 
 namespace tlmgpu {
 namespace {
@@ -138,27 +138,6 @@ WarpTask sssp_select(Warp& w, FrontierArgs a) {
   co_await w.store<uint32_t>(address_of<uint32_t>(a.out, slot), u, won);
 }
 
-// Independent reference: Dijkstra with a binary heap, 64-bit sums.
-std::vector<uint64_t> cpu_dijkstra(const graph::CsrGraph& g, uint32_t source) {
-  const uint64_t inf = ~uint64_t(0);
-  std::vector<uint64_t> dist(g.num_vertices(), inf);
-  using Item = std::pair<uint64_t, uint32_t>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
-  dist[source] = 0;
-  pq.push({0, source});
-  while (!pq.empty()) {
-    auto [d, u] = pq.top();
-    pq.pop();
-    if (d != dist[u]) continue;
-    auto nb = g.neighbors(u);
-    for (size_t i = 0; i < nb.size(); ++i) {
-      const uint64_t nd = d + (g.has_weights() ? g.neighbor_weights(u)[i] : 1u);
-      if (nd < dist[nb[i]]) dist[nb[i]] = nd, pq.push({nd, nb[i]});
-    }
-  }
-  return dist;
-}
-
 class Sssp : public GraphApp {
 public:
   explicit Sssp(const WorkloadArgs& a) : GraphApp("sssp", a, false, true) {
@@ -203,13 +182,9 @@ protected:
   std::string verify() override {
     std::vector<uint64_t> ref = reference_.get();
     if (std::string p = iru_.problem(); !p.empty()) return p;
-    std::vector<uint32_t> r32(ref.size());
-    for (size_t v = 0; v < ref.size(); ++v)
-      r32[v] = ref[v] >= kInf ? kInf : uint32_t(ref[v]);
-    for (uint64_t d : ref)
-      if (d != ~uint64_t(0) && d >= kInf - 1)
-        return "a distance exceeds 2^32 - 2 (32-bit distances)";
-    return first_mismatch(dist_, r32, "distance");
+    std::string err;
+    const std::vector<uint32_t> r32 = distances32(ref, err);
+    return err.empty() ? first_mismatch(dist_, r32, "distance") : err;
   }
   void corrupt() override { dist_[source_] ^= 1; }
   void write_result(const std::filesystem::path& f) override {
