@@ -63,17 +63,35 @@ void validate(const sweep::SweepSpec& s) {
   }
   for (std::size_t i = 0; i < s.workloads.size(); ++i) {
     const sweep::SweepWorkload& w = s.workloads[i];
+    bool task_program = false; // a runtime node's program (workloads/node_apps)
+    for (const NodeAppEntry& e : node_app_registry())
+      task_program = task_program || e.info.name == w.workload;
+    std::map<std::string, std::string> args(w.args.begin(), w.args.end());
+    if (!w.inputs[0].empty()) args["input"] = w.resolved_inputs[0];
+    const std::string where = s.file + ": workloads[" + std::to_string(i) + "] ('" + w.label + "')";
+    const WorkloadInfo* info = nullptr;
     try {
-      std::map<std::string, std::string> args(w.args.begin(), w.args.end());
-      if (!w.inputs[0].empty()) args["input"] = w.resolved_inputs[0];
-      bool task_program = false; // a runtime node's program (workloads/node_apps)
-      for (const NodeAppEntry& e : node_app_registry())
-        task_program = task_program || e.info.name == w.workload;
-      WorkloadArgs check(
-          task_program ? find_node_app(w.workload).info : find_workload(w.workload).info, args);
+      info = task_program ? &find_node_app(w.workload).info : &find_workload(w.workload).info;
+      WorkloadArgs check(*info, args);
     } catch (const ConfigError& e) {
-      throw ConfigError(s.file + ": workloads[" + std::to_string(i) + "] ('" + w.label +
-                        "'): " + e.what());
+      throw ConfigError(where + ": " + e.what());
+    }
+    // A config's args join every workload's: each must be one of its
+    // arguments, and not one the workload sets itself (run refuses a
+    // repeated --arg).
+    for (const sweep::SweepConfig& c : s.configs) {
+      if (c.args.empty()) continue;
+      std::map<std::string, std::string> merged = args;
+      for (const auto& [k, v] : c.args)
+        if (!merged.emplace(k, v).second)
+          throw ConfigError(s.file + ": configs." + c.label + ".args." + k + ": also set by " +
+                            where.substr(s.file.size() + 2) + ".args");
+      try {
+        WorkloadArgs check(*info, merged);
+      } catch (const ConfigError& e) {
+        throw ConfigError(s.file + ": configs." + c.label + ".args with " +
+                          where.substr(s.file.size() + 2) + ": " + e.what());
+      }
     }
   }
 }

@@ -154,11 +154,14 @@ void energy_figure(std::ostringstream& os, const ojson& r, const std::string& pl
 }
 
 void configs_table(std::ostringstream& os, const ojson& r) {
-  os << "<table><tr><th>config</th><th>overrides (--set)</th><th>timing</th></tr>\n";
+  os << "<table><tr><th>config</th><th>overrides (--set, --arg)</th><th>timing</th></tr>\n";
   for (const ojson& c : r["configs"]) {
     std::string sets;
     for (const auto& [k, v] : c["set"].items())
       sets += (sets.empty() ? "" : ", ") + k + "=" + str(v);
+    if (c.contains("args"))
+      for (const auto& [k, v] : c["args"].items())
+        sets += (sets.empty() ? "" : ", ") + std::string("--arg ") + k + "=" + str(v);
     const std::string label = c["label"];
     const std::string timing = str(c["timing"]);
     os << "<tr><td>" << esc(label) << (label == str(r["baseline"]) ? " (baseline)" : "")

@@ -89,6 +89,7 @@ void check_results_schema(const ojson& r, const std::string& file) {
     s.string_member(c, p, "label");
     s.string_member(c, p, "timing");
     s.object(s.member(c, p, "set"), p + ".set");
+    if (c.contains("args")) s.object(c["args"], p + ".args");
   });
   s.array(s.member(r, "", "workloads"), "workloads", [&](const ojson& w, const std::string& p) {
     s.string_member(w, p, "label");

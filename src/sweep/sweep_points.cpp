@@ -126,6 +126,8 @@ Point PointSpace::at(std::size_t k) const {
   pt.args.insert(pt.args.end(), {"-w", wl.workload});
   for (const auto& [key, v] : wl.args)
     pt.args.insert(pt.args.end(), {"--arg", key + "=" + v});
+  for (const auto& [key, v] : cfg.args)
+    pt.args.insert(pt.args.end(), {"--arg", key + "=" + v});
   if (!wl.inputs[pt.input].empty())
     pt.args.insert(pt.args.end(), {"--input", wl.resolved_inputs[pt.input]});
   pt.args.insert(pt.args.end(), {"--seed", std::to_string(pt.seed), "--timing", pt.timing});

@@ -173,7 +173,13 @@ ojson assemble_results(const SweepSpec& spec, const std::vector<ojson>& rows,
     ojson set = ojson::object();
     for (const auto& [k, v] : c.sets)
       set[k] = v;
-    r["configs"].push_back({{"label", c.label}, {"set", set}, {"timing", c.timing}});
+    ojson cfg = {{"label", c.label}, {"set", set}, {"timing", c.timing}};
+    if (!c.args.empty()) {
+      cfg["args"] = ojson::object();
+      for (const auto& [k, v] : c.args)
+        cfg["args"][k] = v;
+    }
+    r["configs"].push_back(std::move(cfg));
   }
   r["workloads"] = ojson::array();
   for (const SweepWorkload& w : spec.workloads) {

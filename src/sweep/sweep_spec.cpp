@@ -187,6 +187,14 @@ SweepConfig read_config(const Reader& r, const std::string& label, const ojson& 
       c.timing = r.timing(x, join(path, k));
       continue;
     }
+    if (k == "args") { // workload arguments of this config (a program's variant)
+      const std::string ap = join(path, k);
+      for (const auto& [a, y] : r.object(x, ap).items()) {
+        if (a == "input") r.fail(join(ap, a), "inputs belong to a workload, not a config");
+        c.args.emplace_back(a, r.scalar(y, join(ap, a), true));
+      }
+      continue;
+    }
     flatten(r, ojson::object({{k, x}}), "", path, c.sets);
   }
   return c;

@@ -19,6 +19,7 @@ struct SweepConfig {
   std::string label;
   KeyValues sets;     // --set key=value, dotted keys, in spec order
   std::string timing; // "" = the sweep's timing
+  KeyValues args;     // --arg key=value added to every workload's (reserved key "args")
 };
 
 struct SweepWorkload {

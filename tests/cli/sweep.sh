@@ -149,6 +149,12 @@ expect_error "unknown config parameter" "configs.LAB-8" "'lab.entriez'" "did you
   's/"lab.entries"/"lab.entriez"/'
 expect_error "unknown workload" "workloads[1]" "unknown workload 'pagerang'" -- 's/"pagerank"/"pagerang"/'
 expect_error "unknown workload argument" "workloads[0]" "has no argument 'pixels'" -- 's/"n": 16384/"pixels": 16384/'
+expect_error "a config's argument unknown to a workload" "configs.LAB-8.args with workloads[0] ('H')" \
+  "has no argument 'pixels'" -- 's/"lab.entries": 8}/"lab.entries": 8, "args": {"pixels": 3}}/'
+expect_error "a config's argument the workload sets too" "configs.LAB-8.args.n: also set by workloads[0] ('H').args" \
+  -- 's/"lab.entries": 8}/"lab.entries": 8, "args": {"n": 3}}/'
+expect_error "an input in a config's arguments" "configs.LAB-8.args.input" "inputs belong to a workload" \
+  -- 's/"lab.entries": 8}/"lab.entries": 8, "args": {"input": "x"}}/'
 expect_error "missing input file" "workloads[1].inputs[0]" "no such input file" -- 's#data/karate#data/nope#'
 expect_error "duplicate workload label" "duplicate workload label 'H'" -- 's/"label": "PR"/"label": "H"/'
 expect_error "wrong type" "platforms: expected a list" -- 's/\["tiny"\]/"tiny"/'

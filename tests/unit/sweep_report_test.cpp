@@ -148,7 +148,7 @@ static void seal(const fs::path& dir) {
 TEST_CASE("sweep results: markers, merge, CSV", "[sweep]") {
   TempDir t;
   const SweepSpec spec =
-      tiny_spec({{"B", {}, ""}, {"L", {{"lab.entries", "8"}}, ""}}, "H, \"x\"", {1});
+      tiny_spec({{"B", {}, "", {}}, {"L", {{"lab.entries", "8"}}, "", {}}}, "H, \"x\"", {1});
   const std::vector<Point> pts = expand(spec);
   REQUIRE(pts.size() == 2);
   for (const Point& p : pts)
@@ -188,7 +188,7 @@ TEST_CASE("sweep results: markers, merge, CSV", "[sweep]") {
 
 TEST_CASE("sweep results: a passed marker carries the summary, stats.json may go", "[sweep]") {
   TempDir t;
-  const SweepSpec spec = tiny_spec({{"B", {}, ""}}, "H", {1, 2});
+  const SweepSpec spec = tiny_spec({{"B", {}, "", {}}}, "H", {1, 2});
   const std::vector<Point> pts = expand(spec);
   REQUIRE(pts.size() == 2);
   const std::string stats =
@@ -222,7 +222,7 @@ TEST_CASE("sweep results: a passed marker carries the summary, stats.json may go
 TEST_CASE("sweep results: a point whose files changed since they were written runs again",
           "[sweep]") {
   TempDir t;
-  const SweepSpec spec = tiny_spec({{"B", {}, ""}}, "H", {1, 2});
+  const SweepSpec spec = tiny_spec({{"B", {}, "", {}}}, "H", {1, 2});
   const std::vector<Point> pts = expand(spec);
   for (const Point& p : pts) {
     fs::create_directories(t.root / p.dir);
