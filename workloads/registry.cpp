@@ -13,6 +13,7 @@
 #include "workloads/ml_apps/register.hpp"
 #include "workloads/random_traffic/random_traffic.hpp"
 #include "workloads/stream/stream.hpp"
+#include "workloads/work_steal/ws_workloads.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -27,6 +28,8 @@ const std::vector<WorkloadEntry>& workload_registry() {
                                     conv_bwd_filter_workload(), litmus_mp_workload(),
                                     litmus_rsp_workload(),      litmus_lock_workload()};
     append_graph_workloads(v);
+    v.push_back(ws_pagerank_workload());
+    v.push_back(ws_sssp_workload());
     append_ml_workloads(v);
     return v;
   }();

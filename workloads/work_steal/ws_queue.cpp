@@ -1,0 +1,143 @@
+#include "workloads/work_steal/ws_queue.hpp"
+
+#include "models/host/host_module.hpp"
+#include "tlmgpu/params.hpp"
+
+namespace tlmgpu::work_steal {
+namespace {
+
+constexpr uint32_t kMaxPerQueue = 0xffff; // 16-bit head and tail
+
+uint32_t head_of(uint32_t word) {
+  return word & 0xffff;
+}
+uint32_t tail_of(uint32_t word) {
+  return word >> 16;
+}
+uint32_t pack(uint32_t head, uint32_t tail) {
+  return head | tail << 16;
+}
+
+void count_run(const Queues& q, uint32_t task) {
+  if (task < q.tally->runs.size()) ++q.tally->runs[task];
+}
+
+// One lane does the queue work; the task id is the warp's.
+const Mask kOne = Mask::lane(0);
+
+} // namespace
+
+Scenario parse_scenario(const std::string& s) {
+  if (s == "baseline") return Scenario::Baseline;
+  if (s == "steal-only") return Scenario::StealOnly;
+  if (s == "scope-only") return Scenario::ScopeOnly;
+  if (s == "rsp") return Scenario::Rsp;
+  throw ConfigError("workload argument scenario: '" + s +
+                    "' is not one of baseline, steal-only, scope-only, rsp");
+}
+
+const char* scenario_name(Scenario s) {
+  switch (s) {
+  case Scenario::Baseline:
+    return "baseline";
+  case Scenario::StealOnly:
+    return "steal-only";
+  case Scenario::ScopeOnly:
+    return "scope-only";
+  case Scenario::Rsp:
+    return "rsp";
+  }
+  return "?";
+}
+
+WarpTask next_task(Warp& w, const Queues& q, Cursor& c, int64_t& task) {
+  task = kNoTask;
+  if (!c.home_empty) {
+    // Owner: read the word (ld_acq at the owner's scope), then take the
+    // tail's task with a CAS (acq_rel); a failed CAS returns the word to
+    // retry with (a thief took the head meanwhile).
+    const Scope scope = owner_scope(q.scenario);
+    const Lanes<Addr> a(q.words + Addr(c.home) * q.stride);
+    uint32_t v = (co_await w.load<uint32_t>(a, kOne, MemOrder::Acquire, scope))[0];
+    for (;;) {
+      const uint32_t h = head_of(v), t = tail_of(v);
+      if (h >= t) break;
+      const uint32_t old =
+          (co_await w.atomic_cas<uint32_t>(a, Lanes<uint32_t>(v), Lanes<uint32_t>(pack(h, t - 1)),
+                                           kOne, MemOrder::AcqRel, scope))[0];
+      if (old == v) {
+        task = int64_t(q.first(c.home) + t - 1);
+        ++*q.tally->owner_takes;
+        count_run(q, uint32_t(task));
+        co_return;
+      }
+      ++*q.tally->cas_failures;
+      v = old;
+    }
+    c.home_empty = true;
+  }
+  if (!steals(q.scenario)) co_return;
+  for (uint32_t k = 0; k < q.count; ++k) {
+    const uint32_t victim = (c.victim + k) % q.count;
+    if (victim == c.home) continue;
+    const Lanes<Addr> a(q.words + Addr(victim) * q.stride);
+    uint32_t v = (co_await w.atomic<uint32_t>(AtomicOp::Or, a, Lanes<uint32_t>(0u), kOne,
+                                              MemOrder::Relaxed, Scope::Device))[0];
+    ++*q.tally->probes;
+    while (head_of(v) < tail_of(v)) {
+      const Lanes<uint32_t> want(pack(head_of(v) + 1, tail_of(v)));
+      const uint32_t old =
+          q.scenario == Scenario::Rsp
+              ? (co_await w.atomic_cas_remote<uint32_t>(a, Lanes<uint32_t>(v), want, kOne,
+                                                        MemOrder::AcqRel))[0]
+              : (co_await w.atomic_cas<uint32_t>(a, Lanes<uint32_t>(v), want, kOne,
+                                                 MemOrder::AcqRel, Scope::Device))[0];
+      if (old == v) {
+        task = int64_t(q.first(victim) + head_of(v));
+        c.victim = victim;
+        ++*q.tally->steals;
+        count_run(q, uint32_t(task));
+        co_return;
+      }
+      ++*q.tally->cas_failures;
+      v = old;
+    }
+  }
+}
+
+Queues make_queues(HostModule& h, uint32_t count, uint32_t tasks, uint32_t stride, Scenario s,
+                   Tally* t) {
+  Queues q;
+  q.count = count;
+  q.stride = stride;
+  q.tasks = tasks;
+  q.scenario = s;
+  q.tally = t;
+  const uint32_t per_queue = (tasks + count - 1) / count;
+  if (per_queue > kMaxPerQueue)
+    throw ConfigError("work-stealing queues: " + std::to_string(tasks) + " tasks over " +
+                      std::to_string(count) + " queues is more than " +
+                      std::to_string(kMaxPerQueue) +
+                      " per queue (raise `queues` or `task_vertices`)");
+  q.words = h.malloc(uint64_t(count) * stride, "ws_queues");
+  t->runs.assign(tasks, 0);
+  return q;
+}
+
+void fill(HostModule& h, const Queues& q) {
+  for (uint32_t i = 0; i < q.count; ++i) {
+    const uint32_t word = pack(0, q.first(i + 1) - q.first(i));
+    h.copy_to_device(q.words + Addr(i) * q.stride, &word, sizeof word);
+  }
+}
+
+std::string check_runs(const Tally& t, uint64_t launches) {
+  for (size_t i = 0; i < t.runs.size(); ++i)
+    if (t.runs[i] != launches)
+      return "work-stealing queues: task " + std::to_string(i) + " ran " +
+             std::to_string(t.runs[i]) + " times in " + std::to_string(launches) +
+             " launches (lost or run twice)";
+  return "";
+}
+
+} // namespace tlmgpu::work_steal
