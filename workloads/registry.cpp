@@ -30,6 +30,8 @@ const std::vector<WorkloadEntry>& workload_registry() {
     append_graph_workloads(v);
     v.push_back(ws_pagerank_workload());
     v.push_back(ws_sssp_workload());
+    v.push_back(ws_clr_workload());
+    v.push_back(ws_mis_workload());
     append_ml_workloads(v);
     return v;
   }();

@@ -17,6 +17,7 @@
 #include "workloads/graph_apps/clr.hpp"
 
 #include "models/host/host_module.hpp"
+#include "workloads/graph_apps/cpu_references.hpp"
 #include "workloads/graph_apps/graph_app.hpp"
 
 #include <algorithm>
@@ -117,33 +118,14 @@ protected:
   }
 
   std::string verify() override {
-    const uint32_t n = uint32_t(graph_.num_vertices());
-    if (color_.size() != n) return "color: device result has the wrong size";
-    // 1. Validity, from the definition alone.
-    for (uint32_t v = 0; v < n; ++v) {
-      if (color_[v] == 0) return "vertex " + vertex_label(v) + " is uncolored";
-      for (uint32_t u : graph_.neighbors(v))
-        if (color_[u] == color_[v])
-          return "edge " + vertex_label(v) + "-" + vertex_label(u) + ": both ends have color " +
-                 std::to_string(color_[v]);
-    }
-    // 2. Exactly the coloring of a CPU Jones-Plassmann replay with the same
-    //    priorities (catches e.g. a vertex colored later than its round).
-    std::vector<uint32_t> ref(n, 0);
-    uint32_t left = n;
-    for (uint32_t r = 1; left > 0; ++r) {
-      std::vector<uint32_t> win;
-      for (uint32_t v = 0; v < n; ++v) {
-        if (ref[v]) continue;
-        bool max = true;
-        for (uint32_t u : graph_.neighbors(v))
-          max = max && (ref[u] != 0 || prio_[u] < prio_[v]);
-        if (max) win.push_back(v);
-      }
-      for (uint32_t v : win)
-        ref[v] = r;
-      left -= uint32_t(win.size());
-    }
+    // 1. Validity, from the definition alone; 2. exactly the coloring of a
+    //    CPU Jones-Plassmann replay with the same priorities (catches e.g. a
+    //    vertex colored later than its round).
+    if (std::string e =
+            check_coloring(graph_, color_, [this](uint32_t v) { return vertex_label(v); });
+        !e.empty())
+      return e;
+    const std::vector<uint32_t> ref = cpu_jones_plassmann(graph_, prio_);
     return first_mismatch(color_, ref, "color");
   }
 

@@ -79,4 +79,71 @@ std::string check_ranks(const std::vector<float>& device, const std::vector<doub
   return s.str();
 }
 
+std::string check_coloring(const graph::CsrGraph& g, const std::vector<uint32_t>& color,
+                           const VertexLabel& label) {
+  const uint32_t n = uint32_t(g.num_vertices());
+  if (color.size() != n) return "color: device result has the wrong size";
+  for (uint32_t v = 0; v < n; ++v) {
+    if (color[v] == 0) return "vertex " + label(v) + " is uncolored";
+    for (uint32_t u : g.neighbors(v))
+      if (color[u] == color[v])
+        return "edge " + label(v) + "-" + label(u) + ": both ends have color " +
+               std::to_string(color[v]);
+  }
+  return "";
+}
+
+std::vector<uint32_t> cpu_jones_plassmann(const graph::CsrGraph& g,
+                                          const std::vector<uint32_t>& prio) {
+  const uint32_t n = uint32_t(g.num_vertices());
+  std::vector<uint32_t> ref(n, 0);
+  uint32_t left = n;
+  for (uint32_t r = 1; left > 0; ++r) {
+    std::vector<uint32_t> win;
+    for (uint32_t v = 0; v < n; ++v) {
+      if (ref[v]) continue;
+      bool max = true;
+      for (uint32_t u : g.neighbors(v))
+        max = max && (ref[u] != 0 || prio[u] < prio[v]);
+      if (max) win.push_back(v);
+    }
+    for (uint32_t v : win)
+      ref[v] = r;
+    left -= uint32_t(win.size());
+  }
+  return ref;
+}
+
+std::string check_mis(const graph::CsrGraph& g, const std::vector<uint32_t>& in_set,
+                      const VertexLabel& label) {
+  const uint32_t n = uint32_t(g.num_vertices());
+  if (in_set.size() != n) return "mis: device result has the wrong size";
+  for (uint32_t v = 0; v < n; ++v) {
+    bool member_neighbour = false;
+    for (uint32_t u : g.neighbors(v)) {
+      if (in_set[v] && in_set[u])
+        return "not independent: adjacent vertices " + label(v) + " and " + label(u) +
+               " are both in the set";
+      member_neighbour = member_neighbour || in_set[u];
+    }
+    if (!in_set[v] && !member_neighbour)
+      return "not maximal: vertex " + label(v) + " is out of the set and has no neighbour in it";
+  }
+  return "";
+}
+
+std::vector<uint32_t> cpu_greedy_mis(const graph::CsrGraph& g, const std::vector<uint32_t>& prio) {
+  const uint32_t n = uint32_t(g.num_vertices());
+  std::vector<uint32_t> order(n), ref(n, 0), blocked(n, 0);
+  for (uint32_t v = 0; v < n; ++v)
+    order[prio[v] - 1] = v; // priorities are a permutation of 1..n
+  for (uint32_t v : order) {
+    if (blocked[v]) continue;
+    ref[v] = 1;
+    for (uint32_t u : g.neighbors(v))
+      blocked[u] = 1;
+  }
+  return ref;
+}
+
 } // namespace tlmgpu::graph_apps

@@ -34,4 +34,22 @@ std::string check_ranks(const std::vector<float>& device, const std::vector<doub
                         double rel_l1, double& l1,
                         const std::function<std::string(uint32_t)>& label);
 
+using VertexLabel = std::function<std::string(uint32_t)>;
+
+// Colors (0 = uncolored): "" when every vertex has a color and no edge joins
+// two of the same, else the first offence.
+std::string check_coloring(const graph::CsrGraph& g, const std::vector<uint32_t>& color,
+                           const VertexLabel& label);
+// Jones-Plassmann with one color per round: in round r every uncolored
+// vertex whose priority beats all its uncolored neighbours' takes color r.
+std::vector<uint32_t> cpu_jones_plassmann(const graph::CsrGraph& g,
+                                          const std::vector<uint32_t>& prio);
+
+// Membership (1 = in the set): "" when it is independent and maximal.
+std::string check_mis(const graph::CsrGraph& g, const std::vector<uint32_t>& in_set,
+                      const VertexLabel& label);
+// The greedy MIS by increasing priority (what Luby's rounds with fixed
+// priorities, local minima joining, converge to). prio: a permutation of 1..n.
+std::vector<uint32_t> cpu_greedy_mis(const graph::CsrGraph& g, const std::vector<uint32_t>& prio);
+
 } // namespace tlmgpu::graph_apps

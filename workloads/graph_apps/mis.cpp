@@ -22,6 +22,7 @@
 
 #include "models/host/host_module.hpp"
 #include "workloads/graph_apps/clr.hpp"
+#include "workloads/graph_apps/cpu_references.hpp"
 #include "workloads/graph_apps/graph_app.hpp"
 
 namespace tlmgpu {
@@ -131,29 +132,10 @@ protected:
   // greedy set in increasing priority order, which is what Luby's rounds with
   // fixed distinct priorities select (catches a wrong but maximal set).
   std::string verify() override {
-    const uint32_t n = uint32_t(graph_.num_vertices());
-    if (in_set_.size() != n) return "mis: device result has the wrong size";
-    for (uint32_t v = 0; v < n; ++v) {
-      bool member_neighbour = false;
-      for (uint32_t u : graph_.neighbors(v)) {
-        if (in_set_[v] && in_set_[u])
-          return "not independent: adjacent vertices " + vertex_label(v) + " and " +
-                 vertex_label(u) + " are both in the set";
-        member_neighbour = member_neighbour || in_set_[u];
-      }
-      if (!in_set_[v] && !member_neighbour)
-        return "not maximal: vertex " + vertex_label(v) +
-               " is out of the set and has no neighbour in it";
-    }
-    std::vector<uint32_t> order(n), ref(n, 0), blocked(n, 0);
-    for (uint32_t v = 0; v < n; ++v)
-      order[prio_[v] - 1] = v; // priorities are a permutation of 1..n
-    for (uint32_t v : order) {
-      if (blocked[v]) continue;
-      ref[v] = 1;
-      for (uint32_t u : graph_.neighbors(v))
-        blocked[u] = 1;
-    }
+    if (std::string e = check_mis(graph_, in_set_, [this](uint32_t v) { return vertex_label(v); });
+        !e.empty())
+      return e;
+    const std::vector<uint32_t> ref = cpu_greedy_mis(graph_, prio_);
     return first_mismatch(in_set_, ref, "membership");
   }
 

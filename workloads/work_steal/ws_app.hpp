@@ -1,4 +1,5 @@
-// Shared base of the work-stealing graph workloads (ws-pagerank, ws-sssp):
+// Shared base of the work-stealing graph workloads (ws-pagerank, ws-sssp,
+// ws-clr, ws-mis):
 // the sRSP paper's benchmarks (seed-002 §4), in which each kernel is one
 // persistent CTA per task queue that loops over tasks (chunks of vertex
 // ids) taken from the queues of ws_queue.hpp: one thread takes the task for
@@ -18,8 +19,17 @@
 #include "workloads/work_steal/ws_queue.hpp"
 
 #include <memory>
+#include <utility>
 
 namespace tlmgpu::work_steal {
+
+// The buffers of a kernel run in double-buffered rounds (run_rounds): it
+// reads `in` (the previous round's values), writes `out`, and raises `flag`
+// while work is left; `round` is 1-based.
+struct RoundBuffers {
+  Addr in = 0, out = 0, flag = 0;
+  uint32_t round = 0;
+};
 
 // graph_args plus scenario, queues and task_lanes, then `extra`.
 std::vector<WorkloadArg> ws_args(std::vector<WorkloadArg> extra = {});
@@ -39,6 +49,28 @@ protected:
   // one CTA per queue; each warp runs fn on its part of every task its CTA
   // takes. Returns when the kernel is done.
   void launch_tasks(HostModule& h, const std::string& kernel, VertexFn fn);
+  // Rounds of `kernel(w, a, v, m)` as a work-stealing kernel until a round
+  // raises no flag (converged_) or iteration_cap() rounds ran; `in` and
+  // `out` swap after each, so a.in holds the last round's values at the end.
+  // Args derives from RoundBuffers.
+  template <class Args>
+  void run_rounds(HostModule& h, const std::string& name, Args& a,
+                  WarpTask (*kernel)(Warp&, Args, Lanes<uint32_t>, Mask)) {
+    a.flag = make_flag(h);
+    converged_ = false;
+    for (uint64_t r = 1; r <= iteration_cap(); ++r) {
+      a.round = uint32_t(r);
+      clear_flag(h, a.flag);
+      launch_tasks(h, name,
+                   [a, kernel](Warp& w, Lanes<uint32_t> v, Mask m) { return kernel(w, a, v, m); });
+      iterations_ = r;
+      std::swap(a.in, a.out);
+      if (!read_flag(h, a.flag)) {
+        converged_ = true;
+        return;
+      }
+    }
+  }
   // ", scenario X, N queues, S steals" for extra_summary().
   std::string ws_summary() const;
 

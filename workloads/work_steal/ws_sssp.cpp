@@ -23,9 +23,8 @@ namespace {
 using namespace graph_apps;
 using namespace work_steal;
 
-struct WsBfArgs {
+struct WsBfArgs : RoundBuffers {
   DeviceCsr g;
-  Addr in = 0, out = 0, flag = 0;
 };
 
 WarpTask ws_bf_pull(Warp& w, WsBfArgs a, Lanes<uint32_t> v, Mask m) {
@@ -63,19 +62,11 @@ protected:
   void run(SimContext&, HostModule& h, const DeviceCsr& g) override {
     std::vector<uint32_t> init(g.n, kInf);
     init[source_] = 0;
-    WsBfArgs a{g, h.upload(init, "dist_a"), h.upload(init, "dist_b"), make_flag(h)};
-    converged_ = false;
-    for (uint64_t r = 1; r <= iteration_cap(); ++r) {
-      clear_flag(h, a.flag);
-      launch_tasks(h, "ws_bf_pull",
-                   [a](Warp& w, Lanes<uint32_t> v, Mask m) { return ws_bf_pull(w, a, v, m); });
-      iterations_ = r;
-      std::swap(a.in, a.out); // `in` now holds this round's distances
-      if (!read_flag(h, a.flag)) {
-        converged_ = true;
-        break;
-      }
-    }
+    WsBfArgs a;
+    a.g = g;
+    a.in = h.upload(init, "dist_a");
+    a.out = h.upload(init, "dist_b");
+    run_rounds(h, "ws_bf_pull", a, ws_bf_pull);
     dist_ = h.download<uint32_t>(a.in, g.n);
   }
 

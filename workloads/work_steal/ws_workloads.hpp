@@ -7,4 +7,6 @@
 namespace tlmgpu {
 WorkloadEntry ws_pagerank_workload();
 WorkloadEntry ws_sssp_workload();
+WorkloadEntry ws_clr_workload();
+WorkloadEntry ws_mis_workload();
 } // namespace tlmgpu
