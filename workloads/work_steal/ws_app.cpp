@@ -72,8 +72,8 @@ void WsGraphApp::elaborate(SimContext& ctx, GpuModule& gpu) {
   tally_.owner_takes = &stats_->counter("owner_takes", "tasks",
                                         "tasks the warps of a queue's own CTA took (at its tail)");
   tally_.steals = &stats_->counter("steals", "tasks", "tasks taken from another CTA's queue");
-  tally_.probes = &stats_->counter("probes", "reads",
-                                   "relaxed reads of other queues by warps looking for work");
+  tally_.probes =
+      &stats_->counter("probes", "reads", "thieves' acquire reads of other queues' words");
   tally_.cas_failures =
       &stats_->counter("cas_failures", "CAS", "queue CAS operations that lost a race and retried");
   GraphApp::elaborate(ctx, gpu);

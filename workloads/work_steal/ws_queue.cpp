@@ -81,8 +81,14 @@ WarpTask next_task(Warp& w, const Queues& q, Cursor& c, int64_t& task) {
     const uint32_t victim = (c.victim + k) % q.count;
     if (victim == c.home) continue;
     const Lanes<Addr> a(q.words + Addr(victim) * q.stride);
-    uint32_t v = (co_await w.atomic<uint32_t>(AtomicOp::Or, a, Lanes<uint32_t>(0u), kOne,
-                                              MemOrder::Relaxed, Scope::Device))[0];
+    // The thief reads the word with an acquire at device scope, promoted in
+    // rsp (the notes' atomic_ld_rem_acq_cmp): the owner's CTA-scope updates
+    // then reach it, and the read races with nothing (HRF).
+    uint32_t v = q.scenario == Scenario::Rsp
+                     ? (co_await w.atomic_remote<uint32_t>(AtomicOp::Or, a, Lanes<uint32_t>(0u),
+                                                           kOne, MemOrder::Acquire))[0]
+                     : (co_await w.atomic<uint32_t>(AtomicOp::Or, a, Lanes<uint32_t>(0u), kOne,
+                                                    MemOrder::Acquire, Scope::Device))[0];
     ++*q.tally->probes;
     while (head_of(v) < tail_of(v)) {
       const Lanes<uint32_t> want(pack(head_of(v) + 1, tail_of(v)));

@@ -19,12 +19,10 @@
 //   steal-only  owner and thieves at device scope;
 //   scope-only  no stealing; the owner at CTA scope;
 //   rsp         the owner at CTA scope, thieves with remote-scope-promoted
-//               CAS (acq_rel); the L1 policy l1.rsp (brsp, srsp) implements it.
-// A thief first probes a victim with a relaxed device-scope read at L2 (an
-// atomic OR of 0: no fence, no promotion) and promotes only the CAS that
-// claims a task. A probe may see a tail the owner has since lowered (its
-// CTA-scope update may still sit in its L1), never a queue emptier than it
-// is, so the promoted CAS either wins or fails and returns the current word.
+//               reads (acquire) and CAS (acq_rel); the L1 policy l1.rsp
+//               (brsp, srsp) implements the promotion.
+// A thief reads a victim's word (an atomic OR of 0 with acquire order) and
+// claims its head with a CAS; a failed CAS returns the word to retry with.
 #pragma once
 
 #include "tlmgpu/simt/warp.hpp"
@@ -57,7 +55,7 @@ inline Scope owner_scope(Scenario s) {
 struct Tally {
   Counter* owner_takes = nullptr;
   Counter* steals = nullptr;
-  Counter* probes = nullptr;       // relaxed reads of other queues
+  Counter* probes = nullptr;       // thieves' reads of other queues' words
   Counter* cas_failures = nullptr; // owner or thief CAS that lost a race
   std::vector<uint32_t> runs;      // per task
 };
