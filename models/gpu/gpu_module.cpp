@@ -108,6 +108,8 @@ void GpuModule::launch(KernelLaunch k) {
     throw SimError("launch of kernel '" + k.name + "' refused: " + e.what());
   }
   kernel_ = std::move(k);
+  for (InstrProbe* probe : probes_)
+    probe->kernel_begin(kernel_.name);
   dispatcher_ = std::make_unique<CtaDispatcher>(
       uint32_t(kernel_.grid.count()), uint32_t(sms.size()), occ.ctas_per_sm,
       p.sm.cta_placement == "deterministic", &cta_jitter_, p.sm.cta_groups);
@@ -238,6 +240,12 @@ Cycle GpuModule::flush_l1s() {
   for (auto& sm : sms)
     done = std::max(done, sm->l1.flush_and_invalidate());
   return done;
+}
+
+void GpuModule::attach_probe(InstrProbe& p) {
+  probes_.push_back(&p);
+  for (SmModule* sm : sms)
+    sm->issue_probes.push_back(&p);
 }
 
 void GpuModule::attach_trace(TraceWriter& tr) {

@@ -57,9 +57,13 @@ public:
   // Puts this GPU into a trace: its process and kernel track, a probe on
   // every SM's issue and on every port below it (tlmgpu/sim/trace.hpp).
   void attach_trace(TraceWriter& tr);
+  // Puts an observer on every SM's issue (InstrProbe::issued) and tells it
+  // of each launch (kernel_begin); e.g. the race checker (models/race).
+  void attach_probe(InstrProbe& p);
 
 private:
-  void choose_functional_memory(); // sim.functional_memory
+  std::vector<InstrProbe*> probes_; // attach_probe
+  void choose_functional_memory();  // sim.functional_memory
   void debug(tlm::tlm_command cmd, Addr a, uint8_t* p, size_t n);
   void dispatch();
   void cta_done(uint16_t sm, Cycle at);

@@ -15,6 +15,7 @@
 #include "models/gpu/gpu_blocks.hpp"
 #include "models/gpu/gpu_module.hpp"
 #include "models/lab/lab_core.hpp"
+#include "models/race/race_checker.hpp"
 
 #include "tlmgpu/sim/builder.hpp"
 #include "tlmgpu/sim/path_stage.hpp"
@@ -56,6 +57,11 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
   GpuModule gpu("gpu", ctx);
   workload->elaborate(ctx, gpu);
   if (trace) gpu.attach_trace(*trace);
+  std::unique_ptr<RaceChecker> races;
+  if (o.check_races) {
+    races = std::make_unique<RaceChecker>();
+    gpu.attach_probe(*races);
+  }
 
   const auto t0 = std::chrono::steady_clock::now();
   simulate();
@@ -67,7 +73,21 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
                    gpu.waits());
 
   std::ostringstream summary;
-  const std::string error = workload->check(ctx, gpu, summary);
+  std::string error = workload->check(ctx, gpu, summary);
+  if (races) {
+    std::string lines;
+    for (const RaceChecker::Race& r : races->races())
+      lines += RaceChecker::describe(r) + "\n";
+    write_text(dir, "races.txt", lines);
+    summary << "races: " << races->count() << " racing words"
+            << (races->count()
+                    ? " (races.txt lists the first " + std::to_string(races->races().size()) + ")"
+                    : "")
+            << "\n";
+    if (races->count() && error.empty())
+      error = std::to_string(races->count()) + " racing words (--check-races), the first: " +
+              RaceChecker::describe(races->races().front());
+  }
   const Clock core(o.platform.sm.clock_mhz);
   const Cycle cycles = core.at(sc_time_stamp());
 
@@ -79,6 +99,7 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
   stats["seed"] = o.seed;
   stats["check"] = error.empty() ? "passed" : "failed";
   stats["output_hash"] = hash_hex(ctx.outputs.value());
+  if (races) stats["races"] = races->count();
   stats["simulated"] = {{"cycles", cycles}, {"seconds", sc_time_stamp().to_seconds()}};
   ctx.stats.dump(stats["total"], StatView::Total, true);
   {

@@ -156,6 +156,9 @@ int cmd_run(const Args& args) {
       ("trace-window", po::value<std::string>(), "trace only cycles START:END (core cycles)")   //
       ("trace-sample", po::value<std::string>()->default_value("1000"),
        "trace counter window, in core cycles") //
+      ("check-races", po::bool_switch(),
+       "report conflicting accesses no release/acquire at a covering scope orders (HRF "
+       "races; functional and lt; any fails the check)") //
       ("kernel-stats", po::value<std::string>()->default_value("metrics"),
        "per-kernel stats: metrics (flat, in stats.json) | full (also each kernel's whole "
        "stats tree, streamed to kernels.jsonl)");
@@ -178,8 +181,15 @@ int cmd_run(const Args& args) {
   else
     opts.platform = load_platform(opts.platform_path, strings(vm, "set"));
   opts.workload = vm["workload"].as<std::string>();
+  if (vm["check-races"].as<bool>() && !opts.node.gpus.empty())
+    throw UsageError("--check-races: a node platform is not supported (one GPU only)");
   opts.out_dir = vm["out"].as<std::string>();
   opts.quiet = vm["quiet"].as<bool>();
+  opts.check_races = vm["check-races"].as<bool>();
+  if (opts.check_races && opts.timing == TimingMode::AT)
+    throw UsageError("--check-races needs --timing functional or lt (in at a load issued "
+                     "before a release can still read its value, so issue order is not the "
+                     "order of memory)");
   const std::string ks = vm["kernel-stats"].as<std::string>();
   if (ks != "metrics" && ks != "full")
     throw UsageError("--kernel-stats: expected metrics or full, got '" + ks + "'");

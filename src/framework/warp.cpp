@@ -58,6 +58,8 @@ Warp::Warp(const Geometry& g) : g_(g) {
                                 std::to_string(threads) + " threads, which has " +
                                 std::to_string(warps_per_cta_) + " warps");
   cta_linear_ = g.cta.x + uint64_t(g.grid.x) * (g.cta.y + uint64_t(g.grid.y) * g.cta.z);
+  instr_.warp = global_warp();
+  instr_.cta = cta_linear_;
   const uint64_t first = uint64_t(g.warp_in_cta) * g.warp_size;
   const uint64_t n = std::min<uint64_t>(g.warp_size, threads - first);
   active_ = Mask::all(unsigned(n));

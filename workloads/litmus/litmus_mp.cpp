@@ -54,9 +54,12 @@ WarpTask litmus_mp_kernel(Warp& w, LitmusMpArgs a) {
     }
   }
   // The reader: its L1 gets the data lines before the writer's values can
-  // be there, so a missing invalidation shows up as a stale word.
-  for (uint32_t r = 0; r < a.rounds; ++r)
-    (void)co_await w.load<uint32_t>(round_words(a.data, r), m);
+  // be there, so a missing invalidation shows up as a stale word. These
+  // loads race with the writer's stores (nothing orders them), on purpose;
+  // prime=0 leaves them out for a race-free program (--check-races).
+  if (a.prime)
+    for (uint32_t r = 0; r < a.rounds; ++r)
+      (void)co_await w.load<uint32_t>(round_words(a.data, r), m);
   for (uint32_t r = 0; r < a.rounds; ++r) {
     // The flag is read with an atomic, performed at L2, so the wait ends
     // whatever the scopes; only the data can be stale.
@@ -93,6 +96,7 @@ public:
     args_.acquire = scope_arg(a, "acquire");
     pollers_ = uint32_t(a.u64("pollers", 0, 31));
     args_.poll_loads = pollers_ ? args_.rounds * 16 : 0;
+    args_.prime = a.u64("prime", 0, 1) == 1;
   }
 
   void declare_stats(StatGroup& g) override {
@@ -145,7 +149,10 @@ WorkloadEntry litmus_mp_workload() {
                      {"acquire", "device", "scope of the reader's acquire: cta or device"},
                      {"pollers", "0",
                       "more warps in the reader's CTA that keep loading the data lines "
-                      "(16 x rounds loads each): fills in flight at the acquire"}}};
+                      "(16 x rounds loads each): fills in flight at the acquire"},
+                     {"prime", "1",
+                      "1: the reader loads the data lines first, racing with the writer (so "
+                      "stale copies exist); 0: it does not (a race-free program)"}}};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<LitmusMp>(a); }};
 }
 

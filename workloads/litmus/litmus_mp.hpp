@@ -21,6 +21,7 @@ struct LitmusMpArgs {
   Addr observed = 0; // uint32_t[rounds * 32]: what the reader saw
   uint32_t rounds = 8;
   uint32_t poll_loads = 0; // loads of each poller warp (workload argument pollers)
+  bool prime = true;       // the reader pre-loads the data lines (a deliberate race)
   Scope release = Scope::Device, acquire = Scope::Device;
 };
 

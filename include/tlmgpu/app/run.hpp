@@ -36,6 +36,9 @@ struct RunOptions {
   // (Metrics); Full also streams each kernel's whole stats tree to
   // kernels.jsonl in out_dir, one JSON line per kernel as it ends.
   enum class KernelStats { Metrics, Full } kernel_stats = KernelStats::Metrics;
+  // --check-races (models/race): report heterogeneous races; any fails the
+  // run's check. functional and lt only.
+  bool check_races = false;
 };
 
 // Runs one simulation to completion in this process (SystemC elaborates once

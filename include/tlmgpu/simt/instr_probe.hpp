@@ -7,6 +7,8 @@
 #include "tlmgpu/simt/warp_instr.hpp"
 #include "tlmgpu/types.hpp"
 
+#include <string>
+
 namespace tlmgpu {
 
 class InstrProbe {
@@ -18,6 +20,8 @@ public:
   }
   // A global load, store, atomic or red taken by the LD/ST unit (coalesced next).
   virtual void memory(uint16_t sm, const WarpInstr& in) { (void)sm, (void)in; }
+  // A kernel is launched (probes attached with GpuModule::attach_probe).
+  virtual void kernel_begin(const std::string& name) { (void)name; }
 };
 
 } // namespace tlmgpu

@@ -49,6 +49,8 @@ struct WarpInstr {
   MemOrder order = MemOrder::Relaxed;
   Scope scope = Scope::Device;
   bool remote = false; // Atomic only: remote-scope-promoted (Warp::atomic_remote)
+  uint64_t warp = 0;   // the issuing warp: Warp::global_warp() (for probes)
+  uint64_t cta = 0;    // its CTA: Warp::cta_linear()
   Lanes<Addr> addr;
   Lanes<uint64_t> operand; // store data or atomic operand
   Lanes<uint64_t> compare; // CAS only
