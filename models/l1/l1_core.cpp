@@ -225,6 +225,7 @@ std::vector<Writeback> L1Core::flush() {
 
 void L1Core::invalidate_all() {
   ++invalidations_;
+  if (srsp_) srsp_->pa.clear();
   array_.for_each_valid([&](CacheLine& l) {
     if (l.dirty_bytes.any() || l.owned)
       throw std::logic_error("L1Core::invalidate_all would lose the " +

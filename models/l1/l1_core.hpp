@@ -93,6 +93,31 @@ public:
   bool scoped_skips_drain() const { return scoped_ && scoped_->skip_drain; }
   bool scoped_skips_invalidate() const { return scoped_ && scoped_->skip_invalidate; }
 
+  // ---- sRSP (l1.rsp = srsp; l1_core_srsp.cpp, README "Remote scope promotion") ----
+  // The protocol core's LR-TBL (a marker per line: the sFIFO sequence number
+  // of the latest cta-scope release of it; an entry leaves with its sFIFO
+  // entry) and PA-TBL (lines whose next cta-scope acquire is promoted;
+  // emptied by every flash invalidation).
+  bool srsp() const { return srsp_.has_value(); }
+  // A cta-scope release of `line`: a new sFIFO entry (always, so the marker
+  // sits at the release's place) recorded in the LR-TBL. If the sFIFO was
+  // full its oldest line's dirty bytes are returned (they leave first).
+  std::optional<Writeback> srsp_mark(Addr line);
+  bool srsp_marks(Addr line) const;
+  // SelFlush: pops the sFIFO up to and including `line`'s marker (none: no
+  // entry) and returns the dirty bytes of the popped lines in order.
+  std::vector<Writeback> srsp_drain_to_marker(Addr line);
+  // SelInv: `line` into the PA-TBL. Full: eager flash-invalidates this L1
+  // first (emptying it), lazy promotes every acquire until then; returns
+  // true then (an overflow).
+  bool srsp_pa_insert(Addr line);
+  // Must a cta-scope acquire of `line` be promoted (PA-TBL hit or overflow)?
+  bool srsp_promotes(Addr line) const;
+  bool srsp_skips_marker() const { return srsp_ && srsp_->skip_marker; }
+  bool srsp_skips_pa_insert() const { return srsp_ && srsp_->skip_pa_insert; }
+  size_t lr_size() const { return srsp_ ? srsp_->lr.size() : 0; }
+  size_t pa_size() const { return srsp_ ? srsp_->pa.size() : 0; }
+
   // Kernel boundary (acquire): drop everything. Throws std::logic_error if a
   // dirty line would be lost (call flush() first in write_back mode).
   void invalidate_all();
@@ -159,6 +184,17 @@ private:
     bool skip_drain = false, skip_invalidate = false;
   };
   void init_scoped(StatGroup& stats);
+  // Pops the sFIFO head: its LR-TBL marker (if any) leaves with it.
+  scoped::SFifo::Entry pop_sfifo();
+  struct SrspState {
+    scoped::LrTable lr;
+    scoped::PaTable pa;
+    bool lazy = false, skip_marker = false, skip_pa_insert = false;
+    Counter *markers, *lr_evictions, *drained, *pa_inserts, *pa_overflows;
+    Average *lr_occupancy, *pa_occupancy;
+  };
+  void init_srsp(StatGroup& stats);
+  std::optional<SrspState> srsp_;
   L1Outcome store_plain(Addr line, const uint8_t* data, const uint8_t* be, bool replay);
   // The dirty bytes of `line` (if any) as a Writeback; the line stays valid.
   std::optional<Writeback> take_dirty_line(Addr line);

@@ -36,6 +36,7 @@ void L1Core::init_scoped(StatGroup& stats) {
                      "dirty lines an acquire kept with only their dirty bytes valid")});
   scoped_->skip_drain = spec_.inject_fault == "skip_release_drain";
   scoped_->skip_invalidate = spec_.inject_fault == "skip_acquire_invalidate";
+  if (spec_.rsp == "srsp") init_srsp(stats);
 }
 
 std::optional<Writeback> L1Core::take_dirty_line(Addr line) {
@@ -56,7 +57,7 @@ L1Outcome L1Core::store(Addr line, const uint8_t* data, const uint8_t* be, bool 
   ScopedState& s = *scoped_;
   std::optional<Writeback> overflow;
   if (!s.fifo.holds(line) && s.fifo.full()) {
-    overflow = take_dirty_line(s.fifo.pop().line);
+    overflow = take_dirty_line(pop_sfifo().line);
     if (overflow) ++*s.overflows;
   }
   L1Outcome out = store_plain(line, data, be, replay);
@@ -71,7 +72,7 @@ std::vector<Writeback> L1Core::scoped_release() {
   std::vector<Writeback> out;
   ++*s.drains;
   while (!s.fifo.empty())
-    if (auto wb = take_dirty_line(s.fifo.pop().line)) out.push_back(std::move(*wb));
+    if (auto wb = take_dirty_line(pop_sfifo().line)) out.push_back(std::move(*wb));
   *s.lines_flushed += out.size();
   // Every dirty line has an entry; one left dirty now would mean the release
   // let a write stay behind it.
@@ -87,6 +88,7 @@ void L1Core::scoped_acquire() {
   ScopedState& s = *scoped_;
   ++*s.acquires;
   ++invalidations_;
+  if (srsp_) srsp_->pa.clear(); // the promotions it owed are done
   array_.for_each_valid([&](CacheLine& l) {
     if (l.dirty_bytes.any()) {
       l.valid_bytes = l.dirty_bytes;

@@ -107,8 +107,9 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
     Step s = serve(t, replay, ready);
     ready = std::max(ready, s.not_before);
     if (s.writeback) lt_write_back(*s.writeback, ready);
-    if (s.overflow) lt_write_back(*s.overflow, ready); // off the critical path
-    if (s.phi_partials) phi_send(ready);               // off the critical path
+    for (const Writeback& wb : s.overflow)
+      lt_write_back(wb, ready);          // off the critical path
+    if (s.phi_partials) phi_send(ready); // off the critical path
     if (s.kind == Step::Kind::Fetch && !replay) {
       // A write-through store is offered with the fetch, not after it:
       // offered a round trip ahead of everyone else, it would book the
@@ -189,8 +190,8 @@ void L1Module::finish(Payload& t, Cycle extra) {
 // Returns false when the request must stay at the head of the queue (stall).
 bool L1Module::attempt(Payload& t, bool replay) {
   GpuAccess& a = access_of(t);
-  if (rsp_ && !replay && rsp_blocked(a)) return false;      // l1_rsp_module.cpp
-  if (a.kind == AccessKind::Fence) return fence_attempt(t); // l1_fence_module.cpp
+  if (rsp_ && !replay && rsp_blocked(a, t.get_address())) return false; // l1_rsp_module.cpp
+  if (a.kind == AccessKind::Fence) return fence_attempt(t);             // l1_fence_module.cpp
   const Addr line = t.get_address();
   // A replayed waiter was already accepted; only new requests see the limit.
   if (!replay && to_down_.size() >= miss_queue_) return ++stall_miss_queue_, false;
@@ -202,12 +203,13 @@ bool L1Module::attempt(Payload& t, bool replay) {
     return true;
   }
   const Step s = serve(t, replay || &t == counted_head_, clk_.now());
-  // A remote atomic takes the blocking path (at_remote): its write-back too,
-  // or the atomic would overtake it.
-  if (s.writeback && s.kind == Step::Kind::Remote) lt_write_back(*s.writeback, clk_.now());
-  if (s.writeback && s.kind != Step::Kind::Remote)
-    write_back(*s.writeback); // before the request and PHI's partials
-  if (s.overflow) write_back(*s.overflow);
+  // A remote atomic takes the blocking path (at_remote): its write-backs
+  // too, or the atomic would overtake them.
+  const bool blocking = s.kind == Step::Kind::Remote;
+  if (s.writeback && blocking) lt_write_back(*s.writeback, clk_.now());
+  if (s.writeback && !blocking) write_back(*s.writeback); // before the request and PHI's partials
+  for (const Writeback& wb : s.overflow)
+    blocking ? void(lt_write_back(wb, clk_.now())) : write_back(wb);
   if (s.phi_partials) phi_send(clk_.now());
   switch (s.kind) {
   case Step::Kind::Done:

@@ -66,7 +66,7 @@ private:
     } kind = Kind::Done;
     uint32_t fetch_sectors = 0;
     std::optional<Writeback> writeback; // dirty bytes that reach L2 before the request
-    std::optional<Writeback> overflow;  // scoped: the sFIFO's oldest line, made room for
+    std::vector<Writeback> overflow;    // scoped: sFIFO oldest lines, made room for (in order)
     bool phi_partials = false;          // PHI: the core's outbox goes down after `writeback`
     // LT: the request goes on no earlier than this: PHI, the partial values
     // of its update-only line landed at L2 (phi_release).
@@ -112,16 +112,32 @@ private:
   // (answered on arrival) if `may_defer`, else revoked.
   void hlrc_message_in(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   HlrcAnswer hlrc_recall(Addr line, bool may_defer, std::optional<Writeback>& out);
-  // Remote scope promotion (l1_rsp_module.cpp, l1.rsp = brsp): the requester
-  // side of a remote atomic around `perform` (which sends it to L2 and moves
-  // `ready` to its answer), and this L1's answer to another L1's message.
+  // Remote scope promotion (l1_rsp_module.cpp, l1.rsp = brsp | srsp): the
+  // requester side of a remote atomic around `perform` (which sends it to L2
+  // and moves `ready` to its answer), and this L1's answer to another L1's
+  // message. sRSP also takes this path for a cta-scope acquire the PA-TBL
+  // promotes (srsp_promoted), and leaves a marker for a cta-scope release.
   void rsp_init();
+  static bool acquires(MemOrder o) {
+    return o == MemOrder::Acquire || o == MemOrder::AcqRel || o == MemOrder::SeqCst;
+  }
+  static bool releases(MemOrder o) {
+    return o == MemOrder::Release || o == MemOrder::AcqRel || o == MemOrder::SeqCst;
+  }
   Cycle lt_remote(const GpuAccess& a, Addr line, Cycle ready,
                   const std::function<void(Cycle&)>& perform);
+  Cycle srsp_remote(const GpuAccess& a, Addr line, Cycle ready,
+                    const std::function<void(Cycle&)>& perform);
+  // Sends `m` as `kind` at `at` (SelFlush: to the L1s holding a marker,
+  // else to every other L1) and counts the messages.
+  RspFabric::Result rsp_send(RspMessage m, RspMessage::Kind kind, Cycle at);
   Cycle rsp_respond(const RspMessage& m);
+  Cycle srsp_respond(const RspMessage& m);
+  bool srsp_promoted(const GpuAccess& a, Addr line) const;
+  void srsp_release(const GpuAccess& a, Addr line, Step& s);
   // AT: bRSP's lock of every L1 at the queue head, and the remote atomic
   // run on the blocking path once its L1 holds the lock and all are quiet.
-  bool rsp_blocked(const GpuAccess& a);
+  bool rsp_blocked(const GpuAccess& a, Addr line);
   bool at_remote(Payload& t);
   // PHI (l1_phi_module.cpp): the core's update-only lines leave as Red packets
   // on the blocking path; no partial update is ever in flight.
@@ -177,9 +193,11 @@ private:
     RspFabric* fabric = nullptr;
     bool skip_flush = false, skip_invalidate = false; // l1.inject_fault
     bool asked = false; // AT: this L1 asked for the lock and holds it or is queued
+    bool srsp = false;  // l1.rsp = srsp
     Counter* stall_lock = nullptr;
     Counter *ops = nullptr, *flush_msgs = nullptr, *inv_msgs = nullptr, *flush_acks = nullptr,
-            *inv_acks = nullptr, *lines_flushed = nullptr, *cycles = nullptr;
+            *inv_acks = nullptr, *lines_flushed = nullptr, *cycles = nullptr, *promoted = nullptr;
+    Average *l1s_flushed = nullptr, *l1s_invalidated = nullptr;
   };
   std::optional<Rsp> rsp_;
   // l1.atomic_mode = hlrc only; the deleter lives where Hlrc is complete.

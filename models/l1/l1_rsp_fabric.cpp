@@ -4,13 +4,16 @@
 
 namespace tlmgpu {
 
-RspFabric::Result RspFabric::broadcast(const RspMessage& m) const {
-  Result r{m.at, 0};
+RspFabric::Result RspFabric::deliver(const RspMessage& m, bool only_markers) const {
+  Result r{m.at, 0, 0};
+  const uint32_t heavy = heavy_;
   for (const Member& l1 : members_) {
     if (l1.sm == m.from_sm) continue;
+    if (only_markers && !(l1.marks && l1.marks(m.sync_line))) continue;
     r.acked = std::max(r.acked, l1.respond(m));
     ++r.messages;
   }
+  r.heavy = heavy_ - heavy;
   return r;
 }
 

@@ -33,14 +33,6 @@
 
 namespace tlmgpu {
 
-namespace {
-
-bool acquires(MemOrder o) {
-  return o == MemOrder::Acquire || o == MemOrder::AcqRel || o == MemOrder::SeqCst;
-}
-
-} // namespace
-
 void L1Module::rsp_init() {
   Rsp r;
   r.fabric = &ctx_.shared<RspFabric>("rsp", [] { return std::make_unique<RspFabric>(); });
@@ -64,15 +56,28 @@ void L1Module::rsp_init() {
       &stats_.counter("rsp_stall_lock", "cycles",
                       "AT: head request stalled by bRSP's lock of every L1 (another "
                       "L1's remote atomic, or its own waiting for every L1 to be quiet)");
+  r.l1s_flushed = &stats_.average("rsp_l1s_flushed", "L1s",
+                                  "other L1s a remote acquire made write back (brsp: every "
+                                  "one; srsp: those holding a marker), per remote acquire");
+  r.l1s_invalidated = &stats_.average("rsp_l1s_invalidated", "L1s",
+                                      "other L1s a remote operation flash-invalidated at once "
+                                      "(brsp: every one; srsp: PA-TBL overflows only), per op");
+  r.srsp = spec_.rsp == "srsp";
+  if (r.srsp)
+    r.promoted = &stats_.counter("srsp_promoted_acquires", "instructions",
+                                 "cta-scope acquires the PA-TBL promoted: performed at L2, then "
+                                 "this L1 flash-invalidated (a remote release's deferred work)");
   r.fabric->attach(
       sm_, [this](const RspMessage& m) { return rsp_respond(m); },
-      [this] { return in_flight_ == 0; }, [this] { wake(); });
+      [this] { return in_flight_ == 0; }, [this] { wake(); },
+      [this](Addr line) { return core_.srsp_marks(line); });
   rsp_ = r;
 }
 
 Cycle L1Module::lt_remote(const GpuAccess& a, Addr line, Cycle ready,
                           const std::function<void(Cycle&)>& perform) {
   Rsp& r = *rsp_;
+  if (r.srsp) return srsp_remote(a, line, ready, perform);
   ++*r.ops;
   const Cycle start = ready;
   RspMessage m;
@@ -81,10 +86,8 @@ Cycle L1Module::lt_remote(const GpuAccess& a, Addr line, Cycle ready,
   // Before the atomic reads L: what an owner released at CTA scope before
   // its write of L is in its L1 only.
   if (acquires(a.order) && !r.skip_flush) {
-    m.kind = RspMessage::Kind::Flush;
-    m.at = ready;
-    const RspFabric::Result res = r.fabric->broadcast(m);
-    *r.flush_msgs += res.messages;
+    const RspFabric::Result res = rsp_send(m, RspMessage::Kind::Flush, ready);
+    r.l1s_flushed->sample(double(res.messages));
     Cycle own = ready; // and this L1's own sFIFO, beside them
     for (const Writeback& wb : core_.scoped_release())
       own = std::max(own, lt_write_back(wb, ready));
@@ -95,14 +98,23 @@ Cycle L1Module::lt_remote(const GpuAccess& a, Addr line, Cycle ready,
   // copies older than what a remote release published; after a remote
   // acquire, bRSP invalidates every L1 too (Orr et al.).
   if (!r.skip_invalidate) {
-    m.kind = RspMessage::Kind::Invalidate;
-    m.at = ready;
-    const RspFabric::Result res = r.fabric->broadcast(m);
-    *r.inv_msgs += res.messages;
+    const RspFabric::Result res = rsp_send(m, RspMessage::Kind::Invalidate, ready);
+    r.l1s_invalidated->sample(double(res.messages));
     ready = res.acked;
   }
   if (ctx_.timed()) *r.cycles += ready - start;
   return ready;
+}
+
+RspFabric::Result L1Module::rsp_send(RspMessage m, RspMessage::Kind kind, Cycle at) {
+  Rsp& r = *rsp_;
+  m.kind = kind;
+  m.at = at;
+  const bool flush = kind == RspMessage::Kind::Flush || kind == RspMessage::Kind::SelFlush;
+  const RspFabric::Result res =
+      kind == RspMessage::Kind::SelFlush ? r.fabric->to_markers(m) : r.fabric->broadcast(m);
+  *(flush ? r.flush_msgs : r.inv_msgs) += res.messages;
+  return res;
 }
 
 // The ack leaves after one L1 access and, for a flush, once every write-back
@@ -110,6 +122,7 @@ Cycle L1Module::lt_remote(const GpuAccess& a, Addr line, Cycle ready,
 // before the owner's data is there). The messages' own hops are not timed.
 Cycle L1Module::rsp_respond(const RspMessage& m) {
   Rsp& r = *rsp_;
+  if (r.srsp) return srsp_respond(m);
   const Cycle at = m.at + (ctx_.timed() ? spec_.latency : 0);
   Cycle acked = at;
   if (m.kind == RspMessage::Kind::Flush) {
@@ -127,10 +140,10 @@ Cycle L1Module::rsp_respond(const RspMessage& m) {
 
 // AT, at the queue head. Replays (MSHR waiters of a fill) are never held:
 // they were accepted before.
-bool L1Module::rsp_blocked(const GpuAccess& a) {
+bool L1Module::rsp_blocked(const GpuAccess& a, Addr line) {
   if (!ctx_.at()) return false;
   Rsp& r = *rsp_;
-  if (!(a.remote && a.is_rmw())) {
+  if (!(a.remote && a.is_rmw()) && !srsp_promoted(a, line)) {
     if (!r.fabric->locked_by_other(sm_)) return false;
   } else {
     if (!std::exchange(r.asked, true)) r.fabric->ask(sm_); // woken when it is handed over

@@ -37,6 +37,13 @@ L1Module::Step L1Module::serve(Payload& t, bool replay, Cycle now) {
     return s;
   }
   s.not_before = phi_release(a, line, now); // PHI: an update-only line's partials go first
+  if (rsp_ && srsp_promoted(a, line)) {     // sRSP: at L2, then invalidate (l1_rsp_module.cpp)
+    srsp_release(a, line, s);               // an acq_rel's release half leaves its marker
+    s.writeback = core_.atomic(line, a.sector_mask);
+    a.serviced_by = GpuAccess::Level::L2;
+    s.kind = Step::Kind::Remote;
+    return s;
+  }
   L1Outcome out;
   if (a.kind == AccessKind::Load) {
     a.serviced_by = GpuAccess::Level::L1;
@@ -48,7 +55,8 @@ L1Module::Step L1Module::serve(Payload& t, bool replay, Cycle now) {
     }
   } else if (a.kind == AccessKind::Store) {
     out = core_.store(line, t.get_data_ptr(), t.get_byte_enable_ptr(), replay);
-    s.overflow = std::move(out.sfifo_overflow);
+    if (out.sfifo_overflow) s.overflow.push_back(std::move(*out.sfifo_overflow));
+    if (rsp_ && out.kind == L1Outcome::Kind::Hit) srsp_release(a, line, s); // sRSP marker
   } else if (a.is_rmw() && hlrc_) {
     if (core_.local_atomic(a, line)) { // hLRC: owned here, performed here
       a.serviced_by = GpuAccess::Level::L1;
@@ -58,7 +66,8 @@ L1Module::Step L1Module::serve(Payload& t, bool replay, Cycle now) {
     return s;
   } else if (a.is_rmw()) {
     // Performed at L2: dirty bytes of the dropped sectors must get there
-    // first (write-back L1 only).
+    // first (write-back L1 only). sRSP: a cta-scope release's marker first.
+    if (rsp_) srsp_release(a, line, s);
     out.writeback = core_.atomic(line, a.sector_mask);
     out.kind = L1Outcome::Kind::Forward;
   } else {

@@ -8,7 +8,7 @@
 //   B: thief stores data_b[r], rem_rel's flag_b[r]; the owner, which read
 //      data_b before, acquires flag_b[r] at cta scope and reads data_b[r]
 //      (needs the owner's L1 invalidated)
-// With l1.rsp = brsp no word may be stale; with l1.rsp = none the remote
+// With l1.rsp = brsp or srsp no word may be stale; with l1.rsp = none the remote
 // atomics are plain device-scope ones and stale words are counted, not
 // failed (the negative control).
 #pragma once

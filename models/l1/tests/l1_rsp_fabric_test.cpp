@@ -42,3 +42,27 @@ TEST_CASE("rsp fabric: alone, a broadcast is acked at once", "[l1][rsp]") {
   CHECK(r.messages == 0);
   CHECK(r.acked == 7);
 }
+
+TEST_CASE("rsp fabric: sRSP's SelFlush reaches only the L1s holding a marker", "[l1][rsp]") {
+  RspFabric f;
+  std::vector<uint16_t> seen;
+  for (uint16_t sm : {0, 1, 2, 3})
+    f.attach(
+        sm,
+        [&seen, sm](const RspMessage& m) {
+          seen.push_back(sm);
+          return m.at + 5;
+        },
+        {}, {}, [sm](Addr line) { return line == 0x80 && sm != 2; });
+  RspMessage m;
+  m.kind = RspMessage::Kind::SelFlush;
+  m.from_sm = 1;
+  m.sync_line = 0x80;
+  m.at = 10;
+  const RspFabric::Result r = f.to_markers(m);
+  CHECK(r.messages == 2); // SMs 0 and 3: 1 is the requester, 2 has no marker
+  CHECK(r.acked == 15);
+  CHECK(seen == std::vector<uint16_t>{0, 3});
+  m.sync_line = 0x100;
+  CHECK(f.to_markers(m).messages == 0);
+}

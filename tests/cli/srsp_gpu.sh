@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# sRSP in the GPU model (issue 15 item 2, l1.rsp = srsp on the scoped L1):
+# litmus-rsp (message passing both ways between an owner CTA at cta scope
+# and a thief CTA using remote acquire/release atomics) and litmus-lock (the
+# asymmetric lock counter) read no stale word and lose no increment in
+# functional, lt and at; the owner's cta-scope releases leave LR-TBL markers
+# that the thief's remote acquires find (SelFlush to that one L1 only), its
+# remote releases fill the PA-TBLs, and the owner's next cta-scope acquire is
+# promoted. sRSP sends fewer Flush/Invalidate messages than bRSP on the same
+# kernel; the script prints them (titanv, 80 SMs; flush / invalidate):
+#   litmus-rsp  functional srsp 8 / 632   brsp 24,648 / 25,280
+#               lt         srsp 8 / 632   brsp  1,896 /  2,528
+#               at         srsp 8 / 632   brsp  1,738 /  2,370
+#   litmus-lock functional srsp 1 / 1,422 brsp  1,422 /  2,844
+#               lt         srsp 4 / 1,422 brsp  7,742 /  9,164
+#               at         srsp 1 / 1,422 brsp  6,952 /  8,374
+# Each injected fault (no LR-TBL marker, no PA-TBL
+# insert, no SelFlush, no SelInv) makes a run fail in every mode.
+#
+# usage: bash tests/cli/srsp_gpu.sh <path-to-tlmgpu> <source-dir>
+set -u
+T=$1
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+source "$2/tests/cli/lib/checks.sh"
+P="$2/platforms/titanv.json"
+S=(--set l1.atomic_mode=scoped)
+R=("${S[@]}" --set l1.rsp=srsp)
+B=("${S[@]}" --set l1.rsp=brsp)
+L=(-w litmus-lock --arg thieves=3 --arg iters=6)
+
+st() { stat_sum "$TMP/o/stats.json" "$1"; }
+
+for mode in functional lt at; do
+  run_passes "rsp srsp $mode" -p "$P" -w litmus-rsp --timing $mode "${R[@]}"
+  check "rsp srsp $mode: no stale word ($(st stale_acquire) + $(st stale_release))" \
+    "$([[ $(st stale_acquire) == 0 && $(st stale_release) == 0 ]]; echo $?)"
+  f=$(st rsp_flush_msgs) i=$(st rsp_inv_msgs) fa=$(st rsp_flush_acks) ia=$(st rsp_inv_acks)
+  check "rsp srsp $mode: messages counted (SelFlush $f/$fa acked, SelInv $i/$ia acked)" \
+    "$([[ $f -gt 0 && $i -gt 0 && $f == "$fa" && $i == "$ia" ]]; echo $?)"
+  check "rsp srsp $mode: markers pushed ($(st srsp_markers)), owner's lines flushed to them" \
+    "$([[ $(st srsp_markers) -gt 0 && $(st srsp_marker_drain_lines) -gt 0 ]]; echo $?)"
+  check "rsp srsp $mode: owner's acquires promoted ($(st srsp_promoted_acquires))" \
+    "$([[ $(st srsp_promoted_acquires) -gt 0 ]]; echo $?)"
+  run_passes "rsp brsp $mode (same kernel)" -p "$P" -w litmus-rsp --timing $mode "${B[@]}"
+  bf=$(st rsp_flush_msgs) bi=$(st rsp_inv_msgs)
+  echo "litmus-rsp $mode: flush messages srsp $f brsp $bf; invalidate messages srsp $i brsp $bi"
+  check "rsp $mode: srsp sends fewer flushes ($f < $bf) and invalidations ($i < $bi)" \
+    "$([[ $f -lt $bf && $i -lt $bi ]]; echo $?)"
+
+  run_passes "lock srsp $mode" -p "$P" "${L[@]}" --timing $mode "${R[@]}"
+  check "lock srsp $mode: no increment lost ($(st lost_increments))" \
+    "$([[ $(st lost_increments) == 0 ]]; echo $?)"
+  f=$(st rsp_flush_msgs) i=$(st rsp_inv_msgs)
+  run_passes "lock brsp $mode (same kernel)" -p "$P" "${L[@]}" --timing $mode "${B[@]}"
+  bf=$(st rsp_flush_msgs) bi=$(st rsp_inv_msgs)
+  echo "litmus-lock $mode: flush messages srsp $f brsp $bf; invalidate messages srsp $i brsp $bi"
+  check "lock $mode: srsp sends fewer flushes ($f < $bf) and invalidations ($i < $bi)" \
+    "$([[ $f -lt $bf && $i -lt $bi ]]; echo $?)"
+done
+
+# Mutations: each must make the sRSP run fail, on the side it breaks.
+for mode in functional lt at; do
+  for fault in skip_lr_marker:stale_acquire skip_remote_flush:stale_acquire \
+    skip_pa_insert:stale_release skip_remote_invalidate:stale_release; do
+    "$T" run -p "$P" -w litmus-rsp --timing $mode "${R[@]}" --set l1.inject_fault=${fault%%:*} \
+      --quiet --out "$TMP/o" >"$TMP/log" 2>&1
+    rc=$?
+    check "mutation ${fault%%:*} is caught in $mode (exit $rc, $(st ${fault#*:}) ${fault#*:})" \
+      "$([[ $rc -eq 1 && $(st ${fault#*:}) -gt 0 ]]; echo $?)"
+  done
+  for fault in skip_lr_marker skip_pa_insert; do
+    # Functional runs the owner's critical sections before the thieves'
+    # (no time passes): it never acquires after a remote release.
+    [[ $mode == functional && $fault == skip_pa_insert ]] && continue
+    "$T" run -p "$P" "${L[@]}" --timing $mode "${R[@]}" --set l1.inject_fault=$fault \
+      --quiet --out "$TMP/o" >"$TMP/log" 2>&1
+    rc=$?
+    check "lock: mutation $fault is caught in $mode (exit $rc, $(st lost_increments) lost)" \
+      "$([[ $rc -eq 1 && $(st lost_increments) -gt 0 ]]; echo $?)"
+  done
+done
+
+# 3 pollers, 32 rounds: fills in flight at remote releases, 32 flag lines >
+# 16 PA-TBL entries in every other L1 (overflows: eager and lazy fallbacks).
+for mode in lt at; do
+  for pa in eager lazy; do
+    run_passes "rsp srsp $mode with 3 pollers, pa_full $pa" -p "$P" -w litmus-rsp \
+      --timing $mode "${R[@]}" --set l1.pa_full=$pa --arg pollers=3 --arg rounds=32
+    check "rsp srsp $mode pollers $pa: no stale word ($(st stale_acquire) + $(st stale_release))" \
+      "$([[ $(st stale_acquire) == 0 && $(st stale_release) == 0 ]]; echo $?)"
+    check "rsp srsp $mode pollers $pa: PA-TBL overflows ($(st srsp_pa_overflows))" \
+      "$([[ $(st srsp_pa_overflows) -gt 0 ]]; echo $?)"
+  done
+done
+
+# A 1-entry sFIFO: each marker pushes the owner's data line out (overflow
+# write-back) before the thief's SelFlush finds nothing left to drain; the
+# data must be at L2 all the same (a marker's own eviction by the sFIFO is
+# covered by unit_tests "[srsp]": the thief's SelFlush always comes first here).
+for mode in functional lt at; do
+  run_passes "rsp srsp $mode, 1-entry sFIFO" -p "$P" -w litmus-rsp --timing $mode "${R[@]}" \
+    --set l1.sfifo_entries=1 --arg pollers=3 --arg rounds=32
+  check "rsp srsp $mode 1-entry sFIFO: no stale word, $(st sfifo_overflows) overflows" \
+    "$([[ $(st stale_acquire) == 0 && $(st stale_release) == 0 && $(st sfifo_overflows) -gt 0 ]]; echo $?)"
+done
+
+# Same seed, same inputs: the same stats.
+for mode in lt at; do
+  run_passes "rsp srsp $mode again" -p "$P" -w litmus-rsp --timing $mode "${R[@]}" --arg pollers=2
+  cp "$TMP/o/stats.json" "$TMP/a.json"
+  run_passes "rsp srsp $mode once more" -p "$P" -w litmus-rsp --timing $mode "${R[@]}" \
+    --arg pollers=2
+  check "rsp srsp $mode: identical stats" "$(cmp -s "$TMP/a.json" "$TMP/o/stats.json"; echo $?)"
+done
+
+# A workload with no remote atomic passes with l1.rsp = srsp.
+for mode in lt at; do
+  run_passes "litmus-mp with srsp $mode" -p "$P" -w litmus-mp --timing $mode "${R[@]}"
+done
+
+expect_error "srsp needs scoped" 2 "l1.rsp" "scoped" -- \
+  run -p "$P" -w litmus-rsp --set l1.rsp=srsp
+
+finish srsp_gpu
