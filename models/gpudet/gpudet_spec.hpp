@@ -33,12 +33,13 @@ struct GpuDetSpec {
             "AND-reduction and broadcast (like dab.flush_start_cycles)");
     v.param(store_cycles, "store_cycles", 1, Range{1, 1000}, "cycles",
             "cycles a store taken into the store buffer occupies its warp");
-    v.param(serial_overlap, "serial_overlap", false, Range{}, "",
-            "serial mode grants the next warp once the previous one has issued its atomic, "
-            "not once it is answered; each serial request is numbered per L2 slice in grant "
-            "order and a gpudet_sequencer in front of every slice (placed by the topology, "
-            "examples/dab/*-gpudet.json) applies them in that order. false: one L2 round trip "
-            "per warp atomic, GPU-wide (notes §4 taken literally)");
+    v.param(serial_overlap, "serial_overlap", true, Range{}, "",
+            "serial mode overlaps the warps' atomics: each grant numbers the warp's requests "
+            "per L2 slice (global warp id order) and a gpudet_sequencer in front of every "
+            "slice applies them in that order (the topology places them: "
+            "examples/dab/*-gpudet.json); the next grant follows the previous warp's issue "
+            "(at) or one SM cycle (lt), not its answers. false: one L2 round trip per warp "
+            "atomic, GPU-wide (notes §4 taken literally; 4-100x slower, docs/validation/dab.md)");
     v.choice(inject_fault, "inject_fault", "none",
              {"none", "serial_arrival", "no_forwarding", "sequencer_arrival"},
              "test hook: serial mode grants the held atomics in the order the warps reached "
