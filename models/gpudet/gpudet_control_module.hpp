@@ -9,7 +9,10 @@
 //   COMMIT   commit_writes(): per byte the highest global warp id wins; every
 //            SM sends the lines it won; wait for every answer
 //   SERIAL   held atomics sorted by global warp id: grant one, wait for its
-//            answers at the stage, grant the next
+//            answers at the stage, grant the next; with gpudet.serial_overlap
+//            grant the next once it has issued (its requests numbered per L2
+//            slice, applied in that order by the gpudet_sequencer in front of
+//            each slice), and end the round when every answer is in
 //   open     each SM's L1 drops its copies (memory changed), counts reset,
 //            gathered barriers go through ──► PARALLEL
 #pragma once
@@ -26,6 +29,7 @@
 namespace tlmgpu {
 
 class GpuDetModule;
+class GpuDetSequencerModule;
 
 class GpuDetControl {
 public:
@@ -36,6 +40,9 @@ public:
         "gpudet", [&] { return std::make_unique<GpuDetControl>(c.ctx, spec, c.sm_clock_mhz); });
   }
   void attach(GpuDetModule* sm_stage);
+  void attach(GpuDetSequencerModule* unit, uint32_t slice);
+  // The next serial request's number towards L2 slice `slice` (1, 2, ...).
+  uint64_t next_serial(uint32_t slice);
   // Something changed (a warp ended its quantum, a request was answered).
   void poke() { poke_.notify(sc_core::SC_ZERO_TIME); }
   uint64_t next_arrival() { return ++arrivals_; }
@@ -48,6 +55,7 @@ private:
   bool busy() const; // the kernel end waits: buffered stores or a phase running
   bool commit();     // false: nothing was buffered
   bool serial();     // false: no warp waited at an atomic
+  void check_sequencers() const;
   void open(bool invalidate);
   // at: waits (on pokes) until done() holds; lt/functional: until `last`.
   template <class F>
@@ -58,6 +66,8 @@ private:
   const GpuDetSpec& spec_;
   Clock clk_;
   std::vector<GpuDetModule*> sms_;
+  std::vector<GpuDetSequencerModule*> sequencers_; // by L2 slice
+  std::vector<uint64_t> serial_numbers_;           // by L2 slice: the last number taken
   sc_core::sc_event poke_, changed_;
   bool parallel_ = true;
   uint64_t arrivals_ = 0;

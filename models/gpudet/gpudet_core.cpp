@@ -43,9 +43,7 @@ void GpuDetCore::kernel_begins(const GateLaunch& l) {
     w = Warp{};
   buffers_.clear();
   running_ = 0;
-  granted_.reset();
-  issued_ = false;
-  left_ = 0;
+  grants_.clear();
 }
 
 void GpuDetCore::set_state(Warp& w, State s) {
@@ -59,7 +57,7 @@ void GpuDetCore::set_state(Warp& w, State s) {
 
 void GpuDetCore::warp_started(const GateWarp& gw) {
   Warp& w = warps_.at(gw.slot);
-  w = Warp{true, gw.cta, gid(gw), 0, 0, State::Exited, false};
+  w = Warp{true, gw.cta, gid(gw), 0, 0, State::Exited, false, {}};
   // Started while the GPU commits or runs serial mode: it waits for the
   // next quantum like every other warp.
   set_state(w, parallel_ ? State::Running : State::Ended);
@@ -74,13 +72,16 @@ void GpuDetCore::warp_exited(const GateWarp& gw) {
 GpuDetCore::Verdict GpuDetCore::check(const GateWarp& gw, const WarpInstr& in, bool commit) {
   Warp& w = warps_.at(gw.slot);
   if (!parallel_) {
-    // Serial mode: only the granted warp's atomic, once.
-    if (!granted_ || *granted_ != gw.slot || issued_ || w.state != State::AtAtomic ||
-        !is_rmw(in.kind))
+    // Serial mode: only a granted warp's atomic, once, after every warp
+    // granted before it on this SM (their numbers are lower: lt's
+    // sequencers wait for them on the caller's thread).
+    const auto g = grants_.find(gw.slot);
+    if (g == grants_.end() || g->second.issued || w.state != State::AtAtomic || !is_rmw(in.kind))
       return Verdict::Wait;
+    for (auto& [slot, o] : grants_)
+      if (!o.issued && o.order < g->second.order) return Verdict::Wait;
     if (commit) {
-      issued_ = true;
-      left_ = uint32_t(coalescer_.coalesce(in).size());
+      g->second.issued = true;
       ++serial_atomics_;
       set_state(w, State::Ended); // an atomic ends the warp's parallel mode (notes §4)
     }
@@ -89,6 +90,9 @@ GpuDetCore::Verdict GpuDetCore::check(const GateWarp& gw, const WarpInstr& in, b
   if (w.state != State::Running) return Verdict::Wait;
   if (is_rmw(in.kind)) {
     w.arrival = arrival ? arrival() : 0;
+    w.lines.clear();
+    for (const LineRequest& r : coalescer_.coalesce(in))
+      w.lines.push_back(r.line);
     set_state(w, State::AtAtomic);
     return Verdict::Wait;
   }
@@ -152,15 +156,31 @@ std::vector<GpuDetHeld> GpuDetCore::held_atomics() const {
 }
 
 void GpuDetCore::grant(uint32_t slot) {
-  granted_ = slot;
-  issued_ = false;
-  left_ = 0;
+  const std::vector<Addr>& lines = warps_.at(slot).lines;
+  grants_[slot] = Grant{++grants_made_, false, uint32_t(lines.size())};
+  if (serial_grant) serial_grant(slot, lines);
   if (changed) changed();
 }
 
+bool GpuDetCore::serial_issued(uint32_t slot) const {
+  const auto g = grants_.find(slot);
+  return g != grants_.end() && g->second.issued;
+}
+
+uint32_t GpuDetCore::serial_left(uint32_t slot) const {
+  const auto g = grants_.find(slot);
+  return g == grants_.end() ? 0 : g->second.left;
+}
+
+bool GpuDetCore::serial_settled() const {
+  return std::all_of(grants_.begin(), grants_.end(),
+                     [](auto& g) { return g.second.issued && g.second.left == 0; });
+}
+
 bool GpuDetCore::serial_answer(uint32_t slot) {
-  if (!granted_ || *granted_ != slot || !issued_ || left_ == 0) return false;
-  return --left_ == 0;
+  const auto g = grants_.find(slot);
+  if (g == grants_.end() || !g->second.issued || g->second.left == 0) return false;
+  return --g->second.left == 0;
 }
 
 void GpuDetCore::open_quantum() {
@@ -181,8 +201,7 @@ void GpuDetCore::open_quantum() {
       set_state(w, State::Running);
     }
   }
-  granted_.reset();
-  issued_ = false;
+  grants_.clear();
   parallel_ = true;
   if (changed) changed();
 }
@@ -212,9 +231,10 @@ std::string GpuDetCore::state() const {
   os << "gpudet " << (parallel_ ? "parallel" : "held") << ": " << n[0] << " running, " << n[1]
      << " ended, " << n[2] << " at an atomic, " << n[3] << " at a barrier; " << lines
      << " buffered lines";
-  if (granted_)
-    os << "; serial grant slot " << *granted_ << (issued_ ? ", issued, " : ", not issued, ")
-       << left_ << " answers left";
+  for (auto& [slot, g] : grants_)
+    if (!g.issued || g.left)
+      os << "; serial grant slot " << slot << (g.issued ? ", issued, " : ", not issued, ") << g.left
+         << " answers left";
   return os.str();
 }
 

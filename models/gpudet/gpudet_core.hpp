@@ -30,7 +30,6 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -74,13 +73,17 @@ public:
   const std::map<uint64_t, GpuDetBuffer>& buffers() const { return buffers_; }
   void clear_buffers() { buffers_.clear(); }
   std::vector<GpuDetHeld> held_atomics() const;
-  // Serial mode: `slot`'s atomic may issue. Once it has, serial_left() is
-  // the number of its requests not yet answered.
+  // Serial mode: `slot`'s atomic may issue. Several slots may hold a grant
+  // at once (gpudet.serial_overlap); each counts its own answers, and the
+  // warps of this SM issue in the order they were granted.
   void grant(uint32_t slot);
-  bool serial_issued() const { return granted_ && issued_; }
-  uint32_t serial_left() const { return left_; }
+  bool serial_issued(uint32_t slot) const;
+  // Requests of `slot`'s issued serial atomic not yet answered.
+  uint32_t serial_left(uint32_t slot) const;
+  // Every granted warp has issued and every answer is in.
+  bool serial_settled() const;
   // An answer to a request of `slot` of kind Atomic or Red; true when it
-  // was the granted warp's last.
+  // was that granted warp's last.
   bool serial_answer(uint32_t slot);
   // A new quantum: counts 0, warps Running, gathered barriers go through.
   void open_quantum();
@@ -92,6 +95,9 @@ public:
   std::function<void()> changed;
   // A GPU-wide counter for GpuDetHeld::arrival.
   std::function<uint64_t()> arrival;
+  // A warp is granted; its atomic will go as requests to these lines, in
+  // this order (the SM's coalescing): the stage numbers them per L2 slice.
+  std::function<void(uint32_t slot, std::span<const Addr> lines)> serial_grant;
 
 private:
   struct Warp {
@@ -99,7 +105,8 @@ private:
     uint32_t cta = 0;
     uint64_t gid = 0, count = 0, arrival = 0;
     State state = State::Exited;
-    bool pass_once = false; // the instruction that ended its last quantum goes now
+    bool pass_once = false;  // the instruction that ended its last quantum goes now
+    std::vector<Addr> lines; // AtAtomic: the lines its atomic's requests go to
   };
   void set_state(Warp& w, State s);
   // A store's line requests, coalesced once per check() by the caller.
@@ -114,9 +121,13 @@ private:
   std::map<uint64_t, GpuDetBuffer> buffers_; // by global warp id: outlives the warp's slot
   uint32_t warps_per_cta_ = 1, running_ = 0;
   bool parallel_ = true;
-  std::optional<uint32_t> granted_;
-  bool issued_ = false;
-  uint32_t left_ = 0;
+  struct Grant {
+    uint64_t order = 0; // grants on this SM issue in this order
+    bool issued = false;
+    uint32_t left = 0; // requests not yet answered
+  };
+  uint64_t grants_made_ = 0;
+  std::map<uint32_t, Grant> grants_; // by slot: this quantum's serial grants
   Counter &stores_, &overflows_, &forwarded_, &serial_atomics_, &quantum_ends_;
 };
 

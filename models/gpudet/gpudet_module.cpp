@@ -25,22 +25,45 @@ GpuDetModule::GpuDetModule(sc_module_name n, const StageContext& c, const GpuDet
     control_.poke();
   };
   core_.arrival = [this] { return control_.next_arrival(); };
+  core_.serial_grant = [this](uint32_t slot, std::span<const Addr> lines) {
+    serial_grant(slot, lines);
+  };
   control_.attach(this);
 }
 
 IssueGate::Verdict GpuDetModule::check(const GateWarp& w, const WarpInstr& in, bool commit) {
   try {
-    const bool was = core_.serial_issued();
+    const bool was = core_.serial_issued(w.slot);
     const Verdict v = core_.check(w, in, commit);
-    // A serial-mode atomic with no active lane sends nothing: done at issue.
-    if (!was && serial_done()) {
-      serial_end_ = sc_time_stamp();
-      control_.poke();
-    }
+    if (!was && core_.serial_issued(w.slot)) on_serial_issue(w.slot);
     return v;
   } catch (const std::invalid_argument& e) { // a store the coalescer refuses (misaligned, ...)
     throw SimError(std::string(name()) + ": " + e.what());
   }
+}
+
+void GpuDetModule::serial_grant(uint32_t slot, std::span<const Addr> lines) {
+  // The control grants in global warp id order, so each slice's numbers
+  // follow it whenever the warps then issue.
+  if (spec_.serial_overlap)
+    for (Addr line : lines)
+      numbers_[{slot, line}].push_back(control_.next_serial(ctx_.address_map.slice_of(line)));
+}
+
+void GpuDetModule::on_serial_issue(uint32_t slot) {
+  // An atomic with no active lane sends nothing: done at issue.
+  if (core_.serial_left(slot) == 0) serial_end_ = std::max(serial_end_, sc_time_stamp());
+  control_.poke();
+}
+
+void GpuDetModule::tag(Payload& t) {
+  GpuAccess& a = access_of(t);
+  if (!a.is_rmw() || a.src_sm != sm_) return;
+  const auto it = numbers_.find({a.src_warp, t.get_address()});
+  if (it == numbers_.end()) return;
+  a.order_tag = it->second.front();
+  it->second.pop_front();
+  if (it->second.empty()) numbers_.erase(it);
 }
 
 void GpuDetModule::answered(Payload& t, const sc_time& at) {
@@ -50,13 +73,14 @@ void GpuDetModule::answered(Payload& t, const sc_time& at) {
   if (a.kind == AccessKind::Load)
     core_.forward(a.src_warp, p.get_address(), p.get_data_ptr());
   else if (a.is_rmw() && core_.serial_answer(a.src_warp)) {
-    serial_end_ = at;
+    serial_end_ = std::max(serial_end_, at);
     control_.poke();
   }
 }
 
 // functional and lt: the answer is in when the call returns.
 void GpuDetModule::b_transport(Payload& t, sc_time& d) {
+  tag(t);
   down_.b_transport(t, d);
   answered(t, sc_time_stamp() + d);
 }
@@ -65,6 +89,7 @@ void GpuDetModule::at_take() {
   while (up_.has_request()) {
     Payload& t = up_.front();
     up_.pop();
+    tag(t);
     down_.send(t);
   }
 }

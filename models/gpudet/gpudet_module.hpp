@@ -18,6 +18,8 @@
 #include "tlmgpu/sim/ports.hpp"
 
 #include <deque>
+#include <map>
+#include <span>
 #include <unordered_set>
 
 namespace tlmgpu {
@@ -53,13 +55,23 @@ public:
   sc_core::sc_time send(const std::map<Addr, GpuDetLine>& writes, bool invalidate,
                         const sc_core::sc_time& start);
   bool acked() const { return outbox_.empty() && own_.empty(); }
-  // Serial mode: the granted warp's atomic is answered (lt: at serial_end()).
-  bool serial_done() const { return core_.serial_issued() && core_.serial_left() == 0; }
+  // Serial mode: `slot`'s atomic has issued, and is answered (lt: at
+  // serial_end(), the latest answer of any grant).
+  bool serial_issued(uint32_t slot) const { return core_.serial_issued(slot); }
+  bool serial_done(uint32_t slot) const {
+    return core_.serial_issued(slot) && core_.serial_left(slot) == 0;
+  }
   const sc_core::sc_time& serial_end() const { return serial_end_; }
 
 private:
   void b_transport(Payload& t, sc_core::sc_time& d);
   void answered(Payload& t, const sc_core::sc_time& at); // forwarding, serial answers
+  // A warp granted, its atomic to go to `lines`: with serial_overlap each
+  // line takes the next number of its L2 slice (GpuDetControl's counters).
+  void serial_grant(uint32_t slot, std::span<const Addr> lines);
+  void on_serial_issue(uint32_t slot); // its atomic just issued
+  // A request on its way down: a numbered serial request gets its number.
+  void tag(Payload& t);
   void at_take();
   void at_response(Payload& t);
   void at_send();
@@ -79,6 +91,8 @@ private:
   std::deque<GpuPayload*> outbox_;   // at: own requests not yet sent
   std::unordered_set<Payload*> own_; // at: own requests sent, not yet answered
   bool send_pending_ = false;
+  // Numbers taken at issue, by (warp slot, line), until the request passes.
+  std::map<std::pair<uint32_t, Addr>, std::deque<uint64_t>> numbers_;
   sc_core::sc_time serial_end_;
   Counter& commit_writes_;
 };

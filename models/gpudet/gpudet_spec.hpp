@@ -11,7 +11,7 @@
 namespace tlmgpu {
 
 struct GpuDetSpec {
-  bool enable = false;
+  bool enable = false, serial_overlap = false;
   uint32_t quantum = 0, store_buffer = 0, barrier_cycles = 0, store_cycles = 0;
   std::string inject_fault;
 
@@ -33,11 +33,20 @@ struct GpuDetSpec {
             "AND-reduction and broadcast (like dab.flush_start_cycles)");
     v.param(store_cycles, "store_cycles", 1, Range{1, 1000}, "cycles",
             "cycles a store taken into the store buffer occupies its warp");
-    v.choice(inject_fault, "inject_fault", "none", {"none", "serial_arrival", "no_forwarding"},
+    v.param(serial_overlap, "serial_overlap", true, Range{}, "",
+            "serial mode overlaps the warps' atomics: each grant numbers the warp's requests "
+            "per L2 slice (global warp id order) and a gpudet_sequencer in front of every "
+            "slice applies them in that order (the topology places them: "
+            "examples/dab/*-gpudet.json); the next grant follows the previous warp's issue "
+            "(at) or one SM cycle (lt), not its answers. false: one L2 round trip per warp "
+            "atomic, GPU-wide (notes §4 taken literally; 4-100x slower, docs/validation/dab.md)");
+    v.choice(inject_fault, "inject_fault", "none",
+             {"none", "serial_arrival", "no_forwarding", "sequencer_arrival"},
              "test hook: serial mode grants the held atomics in the order the warps reached "
-             "them (timing) instead of global warp id (serial_arrival), or loads do not see "
-             "the warp's own buffered stores (no_forwarding); shows the tests catch a broken "
-             "GPUDet");
+             "them (timing) instead of global warp id (serial_arrival), loads do not see "
+             "the warp's own buffered stores (no_forwarding), or the sequencers pass serial "
+             "requests on in arrival order (sequencer_arrival, with serial_overlap); shows the "
+             "tests catch a broken GPUDet");
   }
 };
 

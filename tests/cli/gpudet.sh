@@ -4,8 +4,12 @@
 # order-sensitive float reduction gives several output hashes on the
 # baseline and exactly one under GPUDet, in lt and at (PageRank's f32 reds
 # too, in at), while the cycle counts
-# still differ across seeds. Negative control: serial mode in arrival order
-# (gpudet.inject_fault = serial_arrival) gives several again. Integer
+# still differ across seeds. The preset runs serial mode overlapped
+# (gpudet.serial_overlap: the next warp granted at issue, a gpudet_sequencer
+# in front of each L2 slice); the one-round-trip-per-warp mode is checked
+# too. Negative controls: serial mode in arrival order
+# (gpudet.inject_fault = serial_arrival), or sequencers that pass serial
+# requests on in arrival order (sequencer_arrival), give several again. Integer
 # workloads (histogram's atomic bins, sssp's atomicMin, bfs's racing stores)
 # match their CPU references in functional, lt and at. Impossible
 # parameters are one clear error.
@@ -49,6 +53,30 @@ out=$("$bin" determinism -p "$det" "${w[@]}" --seeds 4 --timing at --set gpudet.
 n=$(distinct_hashes "$out")
 [ "${n:-0}" -ge 2 ] && ok || { bad "GPUDet serial_arrival: $n distinct hashes (want >= 2)"; echo "$out"; }
 
+# The serial mode without overlap (a round trip per warp atomic) is
+# deterministic too.
+for mode in lt at; do
+  out=$("$bin" determinism -p "$det" "${w[@]}" --seeds 4 --timing $mode --set gpudet.serial_overlap=false)
+  n=$(distinct_hashes "$out")
+  [ "$n" = 1 ] && ok || { bad "GPUDet without overlap $mode: $n distinct hashes (want 1)"; echo "$out"; }
+done
+
+# Negative control of the overlap: sequencers that pass serial requests on
+# in arrival order. And with them working, serial requests did arrive ahead
+# of their turn (at: jittered paths; lt: SMs issue their grants whenever
+# their threads run), so one hash above is the sequencers' doing.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for mode in lt at; do
+  out=$("$bin" determinism -p "$det" "${w[@]}" --seeds 4 --timing $mode --set gpudet.inject_fault=sequencer_arrival)
+  n=$(distinct_hashes "$out")
+  [ "${n:-0}" -ge 2 ] && ok || { bad "GPUDet sequencer_arrival $mode: $n distinct hashes (want >= 2)"; echo "$out"; }
+  "$bin" run -p "$det" -w float-reduce --arg n=4096 --arg addresses=4 --set jitter.enable=true \
+    --seed 2 --timing $mode --quiet --out "$tmp/$mode" >/dev/null 2>&1
+  parked=$(stat_sum "$tmp/$mode/stats.json" parked_requests)
+  [ "$parked" != none ] && [ "$parked" -gt 0 ] && ok || bad "GPUDet $mode: no serial request parked at a sequencer ($parked)"
+done
+
 # Integer workloads equal their CPU references under GPUDet.
 g='gen:rmat?scale=8&ef=4&seed=3'
 for mode in functional lt at; do
@@ -72,6 +100,9 @@ expect_error gpudet.quantum -p "$det" -w histogram --set gpudet.quantum=0
 expect_error gpudet.store_buffer -p "$det" -w histogram --set gpudet.store_buffer=8
 expect_error dab.level -p "$src/examples/dab/tiny-dab.json" -w histogram --set gpudet.enable=true
 expect_error l1.write_policy -p "$det" -w histogram --set l1.write_policy=write_back
+# Overlap without the sequencers' topology: the run says what is missing.
+expect_error gpudet_sequencer -p "$tiny" -w histogram --arg n=4096 --set gpudet.enable=true \
+  --set gpudet.serial_overlap=true
 
 echo "gpudet: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -5,6 +5,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <span>
+#include <utility>
+#include <vector>
+
 using namespace tlmgpu;
 using V = IssueGate::Verdict;
 using S = GpuDetCore::State;
@@ -125,15 +129,71 @@ TEST_CASE("gpudet: atomics wait for serial mode and go one granted warp at a tim
   f.core.grant(b.slot);
   CHECK(f.core.check(a, red, true) == V::Wait); // not granted
   REQUIRE(f.core.check(b, red, true) == V::Pass);
-  REQUIRE(f.core.serial_issued());
-  REQUIRE(f.core.serial_left() == 2);
+  REQUIRE(f.core.serial_issued(b.slot));
+  CHECK_FALSE(f.core.serial_issued(a.slot));
+  REQUIRE(f.core.serial_left(b.slot) == 2);
   CHECK_FALSE(f.core.serial_answer(a.slot));
   CHECK_FALSE(f.core.serial_answer(b.slot));
+  CHECK_FALSE(f.core.serial_settled());
   CHECK(f.core.serial_answer(b.slot));
+  CHECK(f.core.serial_settled());
   CHECK(f.core.check(b, compute(), false) == V::Wait); // its quantum is over
   f.core.open_quantum();
   CHECK(f.core.check(b, compute(), true) == V::Pass);
   CHECK(f.core.check(a, red, false) == V::Wait); // never granted: still held
+}
+
+TEST_CASE("gpudet: overlapped grants: several warps issue before any answer, each counts its "
+          "own",
+          "[gpudet]") {
+  Fixture f(100);
+  const GateWarp a = f.start(0, 0, 0), b = f.start(1, 0, 1), c = f.start(2, 1, 0);
+  const WarpInstr two = access(WarpInstr::Kind::Red, 0x1000, 1, 32, 8); // two lines
+  const WarpInstr one = access(WarpInstr::Kind::Atomic, 0x2000, 1);     // one line
+  std::vector<std::pair<uint32_t, size_t>> granted; // (slot, lines) in grant order
+  f.core.serial_grant = [&](uint32_t slot, std::span<const Addr> lines) {
+    granted.emplace_back(slot, lines.size());
+  };
+  for (const GateWarp& w : {a, b, c})
+    REQUIRE(f.core.check(w, w.slot == 1 ? one : two, false) == V::Wait);
+  f.core.set_parallel(false);
+  f.core.grant(a.slot);
+  REQUIRE(f.core.check(a, two, true) == V::Pass);
+  f.core.grant(b.slot);                         // before a's answers: the overlapped mode
+  CHECK(f.core.check(c, two, true) == V::Wait); // not granted yet
+  REQUIRE(f.core.check(b, one, true) == V::Pass);
+  CHECK(f.core.check(b, one, true) == V::Wait); // once
+  f.core.grant(c.slot);
+  REQUIRE(f.core.check(c, two, true) == V::Pass);
+  CHECK(granted == std::vector<std::pair<uint32_t, size_t>>{{0, 2}, {1, 1}, {2, 2}});
+  CHECK(f.core.serial_left(a.slot) == 2);
+  CHECK(f.core.serial_left(b.slot) == 1);
+  // Answers in any order; each warp's last one says so.
+  CHECK(f.core.serial_answer(b.slot));
+  CHECK_FALSE(f.core.serial_answer(c.slot));
+  CHECK_FALSE(f.core.serial_answer(a.slot));
+  CHECK_FALSE(f.core.serial_settled());
+  CHECK(f.core.serial_answer(c.slot));
+  CHECK_FALSE(f.core.serial_answer(b.slot)); // no more expected
+  CHECK(f.core.serial_answer(a.slot));
+  CHECK(f.core.serial_settled());
+  f.core.open_quantum();
+  CHECK(f.core.serial_settled()); // no grants left
+  CHECK_FALSE(f.core.serial_issued(a.slot));
+}
+
+TEST_CASE("gpudet: granted warps of one SM issue in grant order", "[gpudet]") {
+  Fixture f(100);
+  const GateWarp a = f.start(0, 0, 0), b = f.start(1, 1, 0);
+  const WarpInstr red = access(WarpInstr::Kind::Red, 0x1000, 1);
+  REQUIRE(f.core.check(a, red, false) == V::Wait);
+  REQUIRE(f.core.check(b, red, false) == V::Wait);
+  f.core.set_parallel(false);
+  f.core.grant(b.slot); // b first (a lower global id elsewhere does not matter here)
+  f.core.grant(a.slot);
+  CHECK(f.core.check(a, red, true) == V::Wait); // b was granted before it
+  REQUIRE(f.core.check(b, red, true) == V::Pass);
+  CHECK(f.core.check(a, red, true) == V::Pass);
 }
 
 TEST_CASE("gpudet: fences end the quantum and go first in the next one", "[gpudet]") {
