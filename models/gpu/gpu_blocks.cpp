@@ -8,6 +8,7 @@
 #include "models/atomic_buffer/dab_reorder_module.hpp"
 #include "models/dram/dram_module.hpp"
 #include "models/gpudet/gpudet_module.hpp"
+#include "models/gpudet/gpudet_sequencer_module.hpp"
 #include "models/iru/iru_module.hpp"
 #include "models/join/join_module.hpp"
 #include "models/l2/l2_module.hpp"
@@ -165,6 +166,7 @@ void register_gpu_blocks() {
     register_stage(dab_stage_type());
     register_stage(dab_reorder_stage_type());
     register_stage(gpudet_stage_type());
+    register_stage(gpudet_sequencer_stage_type());
     return true;
   }();
   (void)once;

@@ -8,10 +8,6 @@
 namespace tlmgpu {
 
 StageType gpudet_stage_type() {
-  // The sequencer comes with the stage: the GPU's registry of built-in
-  // stages (models/gpu) names only `gpudet`, and knows nothing of what
-  // GPUDet needs in front of L2.
-  register_stage(gpudet_sequencer_stage_type());
   return {"gpudet",
           "GPUDet (gpudet.*): quanta of gpudet.quantum instructions per warp with private store "
           "buffers, a GPU-wide commit, then atomics one warp at a time; implied by "
