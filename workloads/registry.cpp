@@ -7,6 +7,7 @@
 #include "workloads/float_reduce/float_reduce.hpp"
 #include "workloads/graph_apps/register.hpp"
 #include "workloads/histogram/histogram.hpp"
+#include "workloads/litmus/litmus_chain.hpp"
 #include "workloads/litmus/litmus_lock.hpp"
 #include "workloads/litmus/litmus_mp.hpp"
 #include "workloads/litmus/litmus_rsp.hpp"
@@ -22,11 +23,11 @@ namespace tlmgpu {
 
 const std::vector<WorkloadEntry>& workload_registry() {
   static const std::vector<WorkloadEntry> all = [] {
-    std::vector<WorkloadEntry> v = {histogram_workload(),       histogram_shared_workload(),
-                                    random_traffic_workload(),  latency_workload(),
-                                    stream_workload(),          float_reduce_workload(),
-                                    conv_bwd_filter_workload(), litmus_mp_workload(),
-                                    litmus_rsp_workload(),      litmus_lock_workload()};
+    std::vector<WorkloadEntry> v = {
+        histogram_workload(),       histogram_shared_workload(), random_traffic_workload(),
+        latency_workload(),         stream_workload(),           float_reduce_workload(),
+        conv_bwd_filter_workload(), litmus_mp_workload(),        litmus_rsp_workload(),
+        litmus_lock_workload(),     litmus_chain_workload()};
     append_graph_workloads(v);
     v.push_back(ws_pagerank_workload());
     v.push_back(ws_sssp_workload());
