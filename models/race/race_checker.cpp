@@ -159,7 +159,8 @@ void RaceChecker::issued(uint16_t, const WarpInstr& in, Cycle) {
   const bool rel = writes && is_release(in.order);
   const unsigned size = std::max<unsigned>(in.size, 1);
   Access who{w, s.cta, 0, k, in.order, in.scope, in.remote};
-  std::vector<Addr> words;
+  std::vector<Addr>& words = words_; // reused: no allocation per instruction
+  words.clear();
   in.mask.for_each([&](unsigned lane) {
     who.lane = uint8_t(lane);
     const Addr first = in.addr[lane] & ~Addr(3), last = (in.addr[lane] + size - 1) & ~Addr(3);

@@ -118,6 +118,7 @@ private:
   std::unordered_map<Addr, SyncVar> sync_;
   std::map<std::pair<uint64_t, uint64_t>, VectorClock> barriers_; // (cta, generation)
   std::set<Addr> reported_;
+  std::vector<Addr> words_; // issued()'s scratch: the words one instruction touches
 };
 
 } // namespace tlmgpu
