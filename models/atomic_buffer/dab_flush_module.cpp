@@ -4,8 +4,10 @@
 #include "models/atomic_buffer/dab_module.hpp"
 #include "models/atomic_buffer/dab_reorder_module.hpp"
 #include "tlmgpu/invariant.hpp"
+#include "tlmgpu/sim/wait_report.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 using namespace sc_core;
 
@@ -84,6 +86,27 @@ DabFlushControl::DabFlushControl(SimContext& ctx, const AtomicBufferSpec& spec, 
                                      "their SMs was still being applied");
   sc_spawn([this] { run(); }, "dab_flush_control");
   ctx.kernel_end_waits.push_back({[this] { return busy(); }, &changed_});
+  WaitReports::of(ctx).add([this] { return state(); });
+}
+
+// One line for a deadlock report: a flush that never ends and SMs that never
+// all become READY look the same from the SMs' side (ordered instructions
+// held by the gate); this says which.
+std::string DabFlushControl::state() const {
+  std::ostringstream os;
+  os << "dab flush: " << epoch_ << " epochs started";
+  for (size_t i = 0; i < domains_.size(); ++i) {
+    const Domain& d = domains_[i];
+    const auto ready_sms =
+        std::count_if(d.sms.begin(), d.sms.end(), [](DabModule* s) { return s->ready(); });
+    if (domains_.size() > 1) os << "; cluster " << i;
+    os << "; " << ready_sms << "/" << d.sms.size() << " SMs READY"
+       << (empty(d) ? ", nothing buffered" : "") << (d.starting ? ", a flush starting" : "");
+    if (!d.open.empty())
+      os << ", " << d.open.size() << " epochs injected, not applied (oldest " << d.open.front()
+         << ")";
+  }
+  return os.str();
 }
 
 void DabFlushControl::attach(DabModule* s) {

@@ -65,6 +65,8 @@ public:
   void sm_acked() { poke(); }
   void unit_applied() { poke(); }
 
+  std::string state() const; // for deadlock reports (WaitReports)
+
 private:
   // SMs that flush together: the whole GPU, or one cluster (NR-CIF).
   struct Domain {

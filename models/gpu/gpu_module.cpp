@@ -4,6 +4,7 @@
 #include "models/sm/occupancy.hpp"
 #include "models/sm/sram_split.hpp"
 #include "tlmgpu/sim/trace.hpp"
+#include "tlmgpu/sim/wait_report.hpp"
 #include "tlmgpu/sim/watch.hpp"
 
 #include <chrono>
@@ -170,7 +171,8 @@ std::string GpuModule::waits() const {
   }
   if (busy > shown) out += "\n  ... and " + std::to_string(busy - shown) + " more busy SMs";
   if (!busy) out = " (no SM runs a CTA)";
-  return out + "\n  ports holding requests: " + port_report(*this, 8);
+  return out + WaitReports::of(ctx_).report() +
+         "\n  ports holding requests: " + port_report(*this, 8);
 }
 
 void GpuModule::synchronize() {

@@ -12,7 +12,9 @@ ProgramResult run_host_program(const PlatformSpec& platform, TimingMode mode, ui
   host.program = program;
   simulate();
   if (!host.finished())
-    throw SimError("simulation ended before the host program finished (deadlock)");
+    throw SimError("simulation ended before the host program finished (deadlock: no event "
+                   "left); what waits:" +
+                   gpu.waits());
   ProgramResult r;
   ctx.stats.dump(r.stats["total"], StatView::Total, true);
   r.stats["kernels"] = ctx.kernels.to_json();
