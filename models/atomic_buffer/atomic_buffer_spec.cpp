@@ -34,6 +34,9 @@ void AtomicBufferSpec::derive() {
   if (allow_overlap && reorder)
     throw ConfigError("dab.allow_overlap (DAB-NR-OF) needs dab.reorder = false: the reorder "
                       "unit handles one flush epoch at a time");
+  if (release_order == "source_major" && !reorder)
+    throw ConfigError("dab.release_order = source_major needs dab.reorder = true (without "
+                      "reordering packets are applied in arrival order)");
   if (flush_granularity == "cluster" && (reorder || !allow_overlap))
     throw ConfigError("dab.flush_granularity = cluster (DAB-NR-CIF) needs dab.reorder = false "
                       "and dab.allow_overlap = true");

@@ -27,7 +27,7 @@ struct AtomicBufferSpec {
            insert_cycles = 0, group_ctas = 0, group_buffers = 0, cluster_sms = 0;
   bool fusion = false, flush_coalescing = false, offset_flush = false, reorder = false,
        allow_overlap = false;
-  std::string level, flush_granularity, order, keying;
+  std::string level, flush_granularity, order, keying, release_order;
 
   template <class V>
   void visit(V& v) {
@@ -84,6 +84,13 @@ struct AtomicBufferSpec {
     v.param(reorder, "reorder", true, Range{}, "",
             "reorder flush packets at each L2 sub-partition into round-robin SM order; "
             "false = DAB-NR (arrival order, not deterministic; limit study §VI-B4)");
+    v.choice(release_order, "release_order", "round_robin", {"round_robin", "source_major"},
+             "order in which a reorder unit applies an epoch's packets: round_robin = packet k "
+             "of every source (SM, or CTA group under keying group) before packet k + 1 (the "
+             "paper, §IV-D); source_major = every packet of source 0, then of source 1, ... "
+             "(beyond the paper: a word's updates then come in (source, buffer order), which "
+             "does not depend on how addresses map to L2 slices, so keying group gives the "
+             "same bits on GPUs with other slice counts; more packets wait at the unit)");
     v.param(allow_overlap, "allow_overlap", false, Range{}, "",
             "DAB-NR-OF: flush e+1 may start before e's acks return (needs dab.reorder false)");
     v.choice(flush_granularity, "flush_granularity", "gpu", {"gpu", "cluster"},
@@ -96,6 +103,7 @@ struct AtomicBufferSpec {
 
   bool enabled() const { return level != "none"; }
   bool grouped() const { return enabled() && keying == "group"; }
+  bool source_major() const { return release_order == "source_major"; }
   // Relaxed limit-study variants are not deterministic (§3.10).
   bool deterministic() const { return reorder && !allow_overlap && flush_granularity == "gpu"; }
   // Throws ConfigError naming the `dab.*` key of an impossible combination.

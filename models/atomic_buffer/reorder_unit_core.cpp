@@ -27,7 +27,8 @@ std::string id(uint64_t epoch, uint32_t sm, uint32_t seq) {
 
 ReorderUnitCore::ReorderUnitCore(const AtomicBufferSpec& spec, uint32_t partition, uint32_t sms,
                                  uint32_t sms_per_cluster, StatGroup& stats)
-    : reorder_(spec.reorder), allow_overlap_(spec.allow_overlap), partition_(partition), sms_(sms),
+    : reorder_(spec.reorder), allow_overlap_(spec.allow_overlap),
+      source_major_(spec.source_major()), partition_(partition), sms_(sms),
       sms_per_cluster_(sms_per_cluster), clusters_(checked_clusters(spec, sms, sms_per_cluster)),
       preflush_messages_(
           stats.counter("preflush_messages", "messages", "pre-flush count messages received")),
@@ -160,7 +161,22 @@ void ReorderUnitCore::start_cursor(Epoch& e) {
 // Next (k, sm) in round-robin order with k < expected[sm]: SMs that have
 // sent all their packets are skipped (§3.5.2: "SMs with less messages are
 // eventually skipped"), by count, so the order never depends on arrivals.
+// Source-major order instead walks SM 0's packets 0, 1, ..., then SM 1's.
 void ReorderUnitCore::advance_cursor(Epoch& e) {
+  if (source_major_) {
+    if (e.expected[e.sm] > e.k + 1) {
+      ++e.k;
+      return;
+    }
+    e.k = 0;
+    do {
+      if (++e.sm == sms_) {
+        e.cursor_done = true;
+        return;
+      }
+    } while (e.expected[e.sm] == 0);
+    return;
+  }
   do {
     if (++e.sm == sms_) {
       e.sm = 0;

@@ -9,7 +9,8 @@
 // to the ROP in round-robin SM order:
 //   for k = 0, 1, ...: for sm = 0 .. sms-1: (sm, k) unless k >= expected[sm]
 // so SM 0 packet 0, SM 1 packet 0, ..., SM 0 packet 1, ..., with SMs that
-// have no packet k left skipped. A packet that arrives before its turn is
+// have no packet k left skipped (dab.release_order = source_major: every
+// packet of SM 0, then of SM 1, ...). A packet that arrives before its turn is
 // parked (the paper's flush buffer, unbounded as in its simulations, P12);
 // each next() pops the packet whose turn it is once it is there, so an
 // arrival can release a chain of parked packets. Only the per-address order
@@ -96,7 +97,7 @@ private:
   void maybe_close(uint64_t id);
   bool all_preflushes(const Epoch& e) const { return e.preflushes == clusters_; }
 
-  const bool reorder_, allow_overlap_;
+  const bool reorder_, allow_overlap_, source_major_;
   const uint32_t partition_, sms_, sms_per_cluster_, clusters_;
   uint64_t next_epoch_ = 1; // the id the next new epoch must have
   std::map<uint64_t, Epoch> open_;
