@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The runtime node's GPUs as the full GPU model (gpu_model.kind = full,
 # models/node/node_gpu_module.*): STREAM's tasks run real kernels on tiny
-# GPUs, on 1 and 2 GPUs in functional and lt (and at once); the CPU check
+# GPUs, on 1 and 2 GPUs in functional and lt (and at once), GUPS's too
+# (LC and strict tiles, random placement); the CPU check
 # reads the blocks the kernels wrote in device memory, so a kernel that
 # writes wrong values fails it; the GPU models' kernel cycles and
 # instructions are non-zero and grow with the tile; bad input is one clear
@@ -74,9 +75,23 @@ check "a kernel writing value + 1 fails the check (exit $rc)" "$([[ $rc -eq 1 ]]
 run_passes "fault=wrong is inert on the kernel-time model" -p "$P/dgx1-v100x2.json" $S \
   --arg n=4096 --arg tile=1024 --arg fault=wrong
 
+# GUPS: generator and update kernels (red.xor into the LC tiles), exact.
+G="-w gups-tasks --arg threads=64 --arg per_thread=16 --arg table=4096 --arg updates=4096"
+for g in 1 2; do
+  for timing in functional lt; do
+    run_passes "gups on $g full GPUs, $timing" -p "$P/dgx1-v100x$g.json" $G --timing $timing $FULL
+  done
+done
+read -r k _ _ <<<"$(gpu_totals "$TMP/o/stats.json")"
+check "gups on 2 GPUs: 4 steps x (1 + 8 updates) kernels on the GPU models (got $k)" \
+  "$([[ $k -eq 36 ]]; echo $?)"
+run_passes "gups, strict tiles" -p "$P/dgx1-v100x2.json" $G --arg type=write $FULL
+run_passes "gups, random placement, at" -p "$P/dgx1-v100x4.json" $G --set runtime.locality=random \
+  --timing at $FULL
+
 # Bad input: one clear line each, exit 2.
-expect_error "full with a program without real kernels" 2 "gpu_model.kind = full" "gups-tasks" \
-  "no real kernels" -- run -p "$P/dgx1-v100x2.json" -w gups-tasks $FULL --out "$TMP/e"
+expect_error "full with a program without real kernels" 2 "gpu_model.kind = full" "bfs-tasks" \
+  "no real kernels" -- run -p "$P/dgx1-v100x2.json" -w bfs-tasks $FULL --out "$TMP/e"
 expect_error "full with STREAM's uvm version" 2 "version=uvm" -- \
   run -p "$P/dgx1-v100x2.json" $S --arg version=uvm $FULL --out "$TMP/e"
 expect_error "unknown GPU platform" 2 "gpu_model.platform = tinyy" "no platform file" -- \
