@@ -66,6 +66,12 @@ read -r _ c4 i4 <<<"$(gpu_totals "$TMP/o/stats.json")"
 check "4x tile: instructions $i1 -> $i4 (> 3x)" "$([[ $i4 -gt $((3 * i1)) ]]; echo $?)"
 check "4x tile: kernel cycles $c1 -> $c4 (more)" "$([[ $c4 -gt $c1 ]]; echo $?)"
 
+cp "$TMP/o/stats.json" "$TMP/4x.json"
+run_passes "the 4x run again" -p "$P/dgx1-v100x2.json" $S --arg n=16384 --arg tile=4096 \
+  --timing lt $FULL
+cmp -s "$TMP/o/stats.json" "$TMP/4x.json"
+check "same seed, same inputs: identical stats.json with full GPUs" $?
+
 # The check sees what the GPU computed: wrong kernels fail it.
 "$T" run -p "$P/dgx1-v100x2.json" $S --arg n=4096 --arg tile=1024 --arg fault=wrong $FULL \
   --quiet --out "$TMP/w" >"$TMP/log" 2>&1
