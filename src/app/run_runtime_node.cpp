@@ -16,6 +16,7 @@
 #include "tlmgpu/sim/path_stage.hpp"
 #include "workloads/node_apps/node_app.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <sstream>
 
@@ -32,9 +33,9 @@ void check_full_gpus(const NodeSpec& node, const std::string& workload, const No
     throw ConfigError("gpu_model.kind = full: -w " + workload + " cannot run on the full GPU " +
                       "model: " + refusal);
   register_gpu_blocks();
-  const uint32_t used =
-      node.runtime.runtime.gpus ? node.runtime.runtime.gpus : uint32_t(node.gpus.size());
-  for (size_t g = 0; g < node.gpus.size() && g < used; ++g) {
+  const uint32_t all = uint32_t(node.gpus.size());
+  const uint32_t used = node.runtime.runtime.gpus ? std::min(node.runtime.runtime.gpus, all) : all;
+  for (size_t g = 0; g < used; ++g) {
     check_platform_memory(node.gpus[g], node.gpu_files[g]);
     try {
       path_stages(node.gpus[g]);
