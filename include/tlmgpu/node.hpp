@@ -9,12 +9,15 @@
 // untimed, each GPU running its own workload.
 //
 // A runtime node (seed-004, the LC-MEMENTO platform) adds "fabric" (points,
-// host memories and links), and optionally "host", "runtime", "gpu_time"
-// and "uvm" parameter groups: its GPUs then run one task-runtime program together
-// (models/node, models/runtime, workloads/node_apps). A node file may
-// "extends" another (objects merge key by key, arrays are replaced); --set
-// keys under host., runtime., gpu_time., uvm. and fabric.chunk_bytes go to the
-// node, the others to every GPU's platform.
+// host memories and links), and optionally "host", "runtime", "gpu_time",
+// "uvm" and "gpu_model" parameter groups: its GPUs then run one
+// task-runtime program together (models/node, models/runtime,
+// workloads/node_apps), each GPU the kernel-time model or, with
+// gpu_model.kind = full, the full GPU model of its platform (gpu_model.platform
+// replaces the gpus[] platforms). A node file may "extends" another (objects
+// merge key by key, arrays are replaced); --set keys under host., runtime.,
+// gpu_time., uvm., gpu_model. and fabric.chunk_bytes go to the node, the
+// others to every GPU's platform.
 #pragma once
 
 #include "models/node/node_spec.hpp"

@@ -1,9 +1,11 @@
 // A multi-GPU node running the task runtime (README.md): the fabric, one
 // stream engine per GPU on it, the host with its workers and the program's
-// driver, and the runtime core they share.
+// driver, the runtime core they share, and with gpu_model.kind = full a
+// full GPU model per GPU the runtime uses.
 #pragma once
 
 #include "models/fabric/fabric_module.hpp"
+#include "models/node/node_gpu_module.hpp"
 #include "models/node/node_host_module.hpp"
 #include "models/node/node_spec.hpp"
 #include "models/node/stream_engine_module.hpp"
@@ -16,14 +18,17 @@ namespace tlmgpu {
 
 class NodeModule : public sc_core::sc_module {
 public:
-  // `gpus`: GPUs in the node (the runtime may use fewer, runtime.gpus);
-  // `whole_transfers`: LT (a copy reserves its path once, no chunks).
-  NodeModule(sc_core::sc_module_name n, const NodeRuntimeSpec& spec, uint32_t gpus, uint64_t seed,
-             bool whole_transfers, StatGroup& parent);
+  // `gpus`: the node's GPUs' platforms (the runtime may use fewer,
+  // runtime.gpus; read with gpu_model.kind = full only); `whole_transfers`:
+  // LT (a copy reserves its path once, no chunks).
+  NodeModule(sc_core::sc_module_name n, const NodeRuntimeSpec& spec,
+             const std::vector<PlatformSpec>& gpus, RunContext& run, bool whole_transfers);
   rt::Runtime& runtime() { return *rt_; }
   uvm::ManagedMemory& uvm() { return *uvm_; }
   NodeHostModule& host() { return *host_; }
   FabricModule& fabric() { return *fabric_; }
+  // The full GPU models (gpu_model.kind = full), one per GPU the runtime uses.
+  const std::vector<std::unique_ptr<NodeGpuModule>>& devices() const { return devices_; }
   // The streams' operations as spans, one track per GPU (tlmgpu run --trace).
   void attach_trace(TraceWriter& t, const std::string& name);
 
@@ -33,6 +38,7 @@ private:
   std::unique_ptr<uvm::ManagedMemory> uvm_;
   std::unique_ptr<FabricModule> fabric_;
   std::vector<std::unique_ptr<StreamEngineModule>> streams_;
+  std::vector<std::unique_ptr<NodeGpuModule>> devices_; // gpu_model.kind = full
   std::unique_ptr<NodeHostModule> host_;
 };
 

@@ -1,5 +1,6 @@
 #include "models/node/stream_engine_module.hpp"
 #include "models/node/kernel_time.hpp"
+#include "models/node/node_gpu_module.hpp"
 
 using namespace sc_core;
 
@@ -72,6 +73,20 @@ void StreamEngineModule::managed_kernel(const rt::StreamOp& op) {
   }
 }
 
+// A task's kernel on the full GPU model: the launch as on the kernel-time
+// model (the host-side launch the GPU model does not time), then the real
+// kernel on the blocks' bytes; its result is in the blocks, so `effect` (the
+// CPU body) does not run. The runtime's own kernels (LC merges) and
+// memsets stay on the kernel-time model.
+void StreamEngineModule::device_kernel(const rt::StreamOp& op) {
+  if (op.waves || !op.kernel || !op.views)
+    throw SimError(std::string(name()) + ": a task kernel without a real kernel on a full GPU " +
+                   "model (gpu_model.kind = full)");
+  wait(sc_time(time_.launch_us, SC_US));
+  rt::Views blocks = op.views();
+  device_->run(*op.kernel, blocks);
+}
+
 void StreamEngineModule::run() {
   for (;;) {
     while (ops_.empty()) {
@@ -94,7 +109,9 @@ void StreamEngineModule::run() {
       wait(sc_time(memset_seconds(time_, op.bytes), SC_SEC));
       break;
     case rt::OpKind::Kernel:
-      if (op.waves)
+      if (device_ && (op.kernel || op.cause == rt::Cause::Task))
+        device_kernel(op);
+      else if (op.waves)
         managed_kernel(op);
       else
         wait(sc_time(kernel_seconds(time_, op.cost), SC_SEC));
@@ -113,7 +130,7 @@ void StreamEngineModule::run() {
     if (trace_)
       trace_->span(pid_, tid_, std::string(rt::to_string(op.kind)) + " " + rt::to_string(op.cause),
                    t0, sc_time_stamp(), {{"bytes", op.bytes}, {"peer", op.peer}});
-    if (op.effect) op.effect();
+    if (op.effect && !(device_ && op.kernel)) op.effect();
     busy_ = false;
     if (progress) progress->notify(SC_ZERO_TIME);
   }

@@ -3,7 +3,8 @@
 // (copies over the fabric, memsets, kernels on the kernel-time model, host
 // callbacks, kernels on managed memory wave by wave with their fault
 // stalls and page migrations), and runs each operation's functional effect
-// when it ends.
+// when it ends. With a full GPU model attached (gpu_model.kind = full),
+// a task's kernel runs as a real kernel on it instead (node_gpu_module.hpp).
 #pragma once
 
 #include "models/fabric/fabric_module.hpp"
@@ -19,6 +20,8 @@
 
 namespace tlmgpu {
 
+class NodeGpuModule;
+
 class StreamEngineModule : public sc_core::sc_module {
 public:
   StreamEngineModule(sc_core::sc_module_name n, uint32_t gpu, const GpuTimeSpec& time,
@@ -32,11 +35,15 @@ public:
   sc_core::sc_event* progress = nullptr;
   // A span per operation on this stream's track of the run's trace, if any.
   void attach_trace(TraceWriter& t, uint32_t pid);
+  // The full GPU model this stream's task kernels run on (null: kernel_time).
+  void attach_gpu(NodeGpuModule& g) { device_ = &g; }
 
 private:
   void run();
   void copy(rt::OpKind kind, uint32_t peer, uint32_t memory, uint64_t bytes);
   void managed_kernel(const rt::StreamOp& op);
+  void device_kernel(const rt::StreamOp& op);
+  NodeGpuModule* device_ = nullptr;
   uint32_t gpu_;
   GpuTimeSpec time_;
   double callback_us_;

@@ -159,7 +159,7 @@ int Runtime::find_gpu(TaskId id) {
     impossible_ = "task '" + t.spec.name + "' needs " + std::to_string(n) +
                   " bytes of device memory (its blocks, LC ones twice, and its closure), more "
                   "than a GPU's " +
-                  std::to_string(capacity_) + " (gpu_time.capacity_mib, runtime.max_memory_mib)";
+                  std::to_string(capacity_) + " (" + capacity_params + ")";
     return -1;
   }
   const int forced = locality_choice(t);

@@ -34,6 +34,9 @@ public:
   bool finished(TaskId id) const { return tasks_.at(id).finished; }
   uint32_t gpus() const { return gpus_; }
   const RuntimeSpec& spec() const { return spec_; }
+  // The parameters that set a GPU's capacity, for the message of a task
+  // that never fits (the executor's GPU model decides them).
+  std::string capacity_params = "gpu_time.capacity_mib, runtime.max_memory_mib";
 
   // ---- the workers' side (§4.2)
   std::optional<TaskId> next_gpu_task(uint32_t worker);

@@ -57,13 +57,21 @@ std::vector<StreamOp> Runtime::launch(TaskId id, uint32_t gpu, uint32_t worker) 
   bool functional = true;
   for (const Dep& d : t.spec.deps)
     functional = functional && dbs_[d.db].functional;
-  emit({OpKind::Kernel, Cause::Task, 0, 0, 0, 0, t.spec.cost, [this, id, copies, functional] {
-          Views v;
-          for (CopyEntry* c : copies)
-            v.push_back(&c->data);
-          const Body body = tasks_[id].spec.body;
-          if (functional && body) body(v);
-        }});
+  auto views = [copies] {
+    Views v;
+    for (CopyEntry* c : copies)
+      v.push_back(&c->data);
+    return v;
+  };
+  StreamOp kernel{
+      OpKind::Kernel, Cause::Task, 0, 0, 0, 0, t.spec.cost, [this, id, views, functional] {
+        Views v = views();
+        const Body body = tasks_[id].spec.body;
+        if (functional && body) body(v);
+      }};
+  kernel.kernel = t.spec.kernel;
+  kernel.views = views;
+  emit(std::move(kernel));
   for (size_t i = 0; i < t.spec.deps.size(); ++i) {
     DataBlock& b = dbs_[t.spec.deps[i].db];
     if (b.type != DbType::Write) continue;

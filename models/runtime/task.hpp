@@ -6,8 +6,15 @@
 #include "models/runtime/datablock.hpp"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
+
+namespace tlmgpu {
+// A task's real kernel, for a node whose GPUs are the full GPU model
+// (models/node/node_gpu_module.hpp); the runtime only carries it.
+struct NodeKernel;
+} // namespace tlmgpu
 
 namespace tlmgpu::rt {
 
@@ -38,6 +45,9 @@ struct TaskSpec {
   KernelCost cost;   // GPU task
   double cpu_us = 0; // CPU task: its own time on the worker
   Body body;
+  // GPU task: the kernel a full GPU model runs on the blocks' bytes in its
+  // memory instead of `body` (null: the program has none).
+  std::shared_ptr<const NodeKernel> kernel = nullptr;
 };
 
 enum class OpKind { H2D, D2H, P2P, Memset, Kernel, Callback };
@@ -79,6 +89,11 @@ struct StreamOp {
   // A kernel on managed memory: its launch, then wave after wave (`cost`
   // unused). Last, so the positional initialisers above stay valid.
   WaveSource waves = nullptr;
+  // A task's kernel (OpKind::Kernel): its real kernel and its blocks' copies
+  // (dependency order). An executor with full GPU models runs `kernel` on
+  // the bytes of `views()` in the GPU's memory, and not `effect`.
+  std::shared_ptr<const NodeKernel> kernel = nullptr;
+  std::function<Views()> views = nullptr;
 };
 
 } // namespace tlmgpu::rt

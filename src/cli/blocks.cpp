@@ -56,7 +56,7 @@ void list_blocks(std::ostream& os) {
   for (const std::string& g : block_names())
     os << " " << g;
   os << "\n\nnode parameter groups (runtime node files; tlmgpu describe node):\n  host "
-        "runtime gpu_time uvm";
+        "runtime gpu_time uvm gpu_model";
   os << "\n\nmemory-path stages (sm.stages):\n";
   for (const StageType& t : stage_types())
     os << "  " << std::left << std::setw(20) << t.name << " " << t.description << "\n";

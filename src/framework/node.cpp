@@ -28,7 +28,7 @@ void only(const json& obj, const std::vector<std::string>& keys, const std::stri
 }
 
 bool is_node_key(const std::string& assignment) {
-  for (const char* g : {"host.", "runtime.", "gpu_time.", "uvm.", "fabric."})
+  for (const char* g : {"host.", "runtime.", "gpu_time.", "uvm.", "gpu_model.", "fabric."})
     if (assignment.rfind(g, 0) == 0) return true;
   return false;
 }
@@ -91,13 +91,13 @@ FabricSpec read_fabric(const json& f, const std::string& file) {
   return spec;
 }
 
-// The groups host, runtime, gpu_time and uvm with the node's --sets applied, read
+// The groups host, runtime, gpu_time, uvm and gpu_model with the node's --sets applied, read
 // by the platform reader (strict keys, types and ranges).
 NodeRuntimeSpec read_runtime(const json& node, const std::vector<std::string>& sets,
                              const std::string& file) {
   using namespace config_detail;
   json doc = json::object();
-  for (const char* g : {"host", "runtime", "gpu_time", "uvm"})
+  for (const char* g : {"host", "runtime", "gpu_time", "uvm", "gpu_model"})
     if (node.contains(g)) doc[g] = node[g];
   json fabric = node["fabric"];
   Origins origins;
@@ -142,6 +142,26 @@ void check_fabric(const NodeSpec& n, const std::string& file) {
   }
 }
 
+// gpu_model.platform: every GPU of the node becomes that platform (the
+// GPU-side --sets apply to it); read only with gpu_model.kind=full.
+void full_gpu_platform(NodeSpec& n, const std::string& path, const std::vector<std::string>& sets) {
+  const GpuModelSpec& m = n.runtime.gpu_model;
+  if (m.platform.empty()) return;
+  if (m.kind != "full")
+    throw ConfigError(path + ": gpu_model.platform = " + m.platform +
+                      " is read only with gpu_model.kind = full (the kernel-time model has no "
+                      "GPU platform)");
+  fs::path ref = m.platform;
+  if (!ref.has_extension()) ref += ".json";
+  const std::string file =
+      (ref.is_absolute() ? ref : fs::path(path).parent_path() / ref).lexically_normal().string();
+  if (!fs::is_regular_file(file))
+    throw ConfigError(path + ": gpu_model.platform = " + m.platform + ": no platform file " + file);
+  const PlatformSpec spec = load_platform(file, sets);
+  n.gpus.assign(n.gpus.size(), spec);
+  n.gpu_files.assign(n.gpu_files.size(), file);
+}
+
 } // namespace
 
 nlohmann::json effective_node_config(const NodeRuntimeSpec& spec) {
@@ -180,7 +200,7 @@ NodeSpec load_node(const std::string& path, const std::vector<std::string>& all_
   n.description = doc.value("description", "");
   const json& node = doc["node"];
   if (!node.is_object()) throw ConfigError(path + ": node: expected an object with \"gpus\"");
-  only(node, {"gpus", "fabric", "host", "runtime", "gpu_time", "uvm"}, path, "node.");
+  only(node, {"gpus", "fabric", "host", "runtime", "gpu_time", "uvm", "gpu_model"}, path, "node.");
   std::vector<std::string> sets;
   if (node.contains("fabric")) {
     std::vector<std::string> node_sets;
@@ -189,7 +209,7 @@ NodeSpec load_node(const std::string& path, const std::vector<std::string>& all_
     n.runtime_node = true;
     n.runtime = read_runtime(node, node_sets, path);
   } else {
-    for (const char* k : {"host", "runtime", "gpu_time", "uvm"})
+    for (const char* k : {"host", "runtime", "gpu_time", "uvm", "gpu_model"})
       if (node.contains(k))
         throw ConfigError(path + ": node." + k + ": only a node with a \"fabric\" runs the " +
                           "task runtime");
@@ -218,7 +238,10 @@ NodeSpec load_node(const std::string& path, const std::vector<std::string>& all_
       n.gpu_files.push_back(file);
     }
   }
-  if (n.runtime_node) check_fabric(n, path);
+  if (n.runtime_node) {
+    check_fabric(n, path);
+    full_gpu_platform(n, path, sets);
+  }
   if (n.gpus.size() > 64)
     throw ConfigError(path + ": node.gpus: " + std::to_string(n.gpus.size()) +
                       " GPUs; at most 64 are supported");

@@ -21,6 +21,7 @@
 // waves' pages are those of the real update indices; `sample` = k keeps one
 // update in k and one page-table entry per k pages (models/uvm/README.md,
 // "Sampling").
+#include "models/node/node_gpu_module.hpp"
 #include "workloads/node_apps/node_app.hpp"
 
 #include <bit>
@@ -35,6 +36,51 @@ uint64_t value_of(uint64_t k) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
+}
+
+// The real kernels (gpu_model.kind = full), grid-stride over `count`
+// updates: the generator stores value_of(lo + k) into the frontier; an
+// update task scans the batch and xors (a red.xor: two updates of a batch
+// may hit one entry) the values of its tile's entries [base, base + own).
+WarpTask gups_generate(Warp& w, Addr frontier, uint64_t lo, uint64_t count) {
+  for (Lanes<uint64_t> k = w.global_thread_id();; k += Lanes<uint64_t>(w.grid_threads())) {
+    const Mask m = w.active() & (k < Lanes<uint64_t>(count));
+    if (m.empty()) co_return;
+    co_await w.compute(10); // splitmix64
+    const Lanes<uint64_t> x = (k + Lanes<uint64_t>(lo)).map([](uint64_t i) { return value_of(i); });
+    co_await w.store<uint64_t>(address_of<uint64_t>(frontier, k), x, m);
+  }
+}
+
+WarpTask gups_update(Warp& w, Addr tile, Addr batch, uint64_t count, uint64_t base, uint64_t own,
+                     uint64_t table) {
+  for (Lanes<uint64_t> k = w.global_thread_id();; k += Lanes<uint64_t>(w.grid_threads())) {
+    Mask m = w.active() & (k < Lanes<uint64_t>(count));
+    if (m.empty()) co_return;
+    const Lanes<uint64_t> x = co_await w.load<uint64_t>(address_of<uint64_t>(batch, k), m);
+    co_await w.compute(2);
+    const Lanes<uint64_t> i = x % Lanes<uint64_t>(table);
+    m &= (i >= Lanes<uint64_t>(base)) & (i < Lanes<uint64_t>(base + own));
+    if (!m.empty())
+      co_await w.red<uint64_t>(AtomicOp::Xor, address_of<uint64_t>(tile, i - Lanes<uint64_t>(base)),
+                               x, m);
+  }
+}
+
+// One launch of `threads` threads in 32-thread blocks (the reference's
+// 160 x 32) running `body`.
+template <class Body>
+std::shared_ptr<const NodeKernel> gups_kernel(std::string name, uint64_t threads, Body body) {
+  auto k = std::make_shared<NodeKernel>();
+  k->launch = [name, threads, body](const std::vector<Addr>& b) {
+    KernelLaunch l;
+    l.name = name;
+    l.grid = {uint32_t(std::min<uint64_t>((threads + 31) / 32, 65535)), 1, 1};
+    l.block = {32, 1, 1};
+    l.body = [body, b](Warp& w) { return body(w, b); };
+    return l;
+  };
+  return k;
 }
 
 class GupsTasks : public NodeApp {
@@ -128,6 +174,12 @@ public:
       errors += got[i] != ref[i];
     out << "  table: " << errors << " errors in " << table_ << " entries\n";
     if (errors) return std::to_string(errors) + " table entries differ from the serial reference";
+    return "";
+  }
+
+  std::string full_gpu_refusal() const override {
+    if (uvm_) return "version=uvm runs managed-memory waves, not task kernels";
+    if (!real_) return "data=none (the full GPU model computes on real bytes; --arg data=real)";
     return "";
   }
 
@@ -232,6 +284,10 @@ private:
         std::memcpy(v[0]->data() + 8 * k, &x, 8);
       }
     };
+    gen.kernel = gups_kernel(gen.name, std::min(threads_, count),
+                             [lo, count](Warp& w, const std::vector<Addr>& b) {
+                               return gups_generate(w, b[0], lo, count);
+                             });
     const rt::TaskId made = d.rt.add_task(std::move(gen));
     // the alias and the update tasks exist only once the values do
     rt::TaskSpec spawn;
@@ -267,6 +323,11 @@ private:
     // a scan of the batch, and a read-modify-write sector for each own update
     u.cost = {8 * count + 64 * (count / tiles_), count, 32};
     const uint64_t base = t * tile_words_, words = tile_words_, table = table_;
+    const uint64_t own = std::min(words, table - base);
+    u.kernel = gups_kernel(u.name, std::min(threads_, count),
+                           [count, base, own, table](Warp& w, const std::vector<Addr>& b) {
+                             return gups_update(w, b[0], b[1], count, base, own, table);
+                           });
     u.body = [base, words, table](rt::Views& v) {
       const size_t n = v[1]->size() / 8, own = v[0]->size() / 8;
       for (size_t k = 0; k < n; ++k) {

@@ -25,6 +25,11 @@ public:
   virtual std::string check(rt::Runtime& rt, std::ostream& out) = 0;
   // The app's own results (bandwidth, GUPS, levels) for stats.json.
   virtual nlohmann::json metrics() const { return nlohmann::json::object(); }
+  // "" when every GPU task has a real kernel (TaskSpec::kernel) and real
+  // data, so the node's GPUs may be the full GPU model; else why not.
+  virtual std::string full_gpu_refusal() const {
+    return "it has no real kernels yet (only the kernel-time model runs it)";
+  }
 };
 
 struct NodeAppEntry {

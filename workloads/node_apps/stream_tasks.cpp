@@ -10,6 +10,12 @@
 // blocks), then synchronizes every GPU after each kernel. A kernel touches
 // its tile's pages of its arrays: those elsewhere fault and migrate to its
 // GPU (pages shared by two tiles on different GPUs move every kernel).
+//
+// Each GPU task also has its real kernel (stream_tile_kernel) for a node
+// whose GPUs are the full GPU model (gpu_model.kind = full): the same
+// arithmetic on the tile's doubles in device memory, `block` threads per
+// block, grid-stride.
+#include "models/node/node_gpu_module.hpp"
 #include "workloads/node_apps/node_app.hpp"
 
 #include <algorithm>
@@ -25,12 +31,36 @@ namespace {
 constexpr double kScalar = 3.0;
 const char* kKernels[4] = {"copy", "scale", "add", "triad"};
 
+// Kernel k over `n` doubles of its operands v (dependency order, the last
+// one written), as apply() below; `wrong` adds 1 to every result (fault=wrong).
+WarpTask stream_tile_kernel(Warp& w, int k, Addr v0, Addr v1, Addr v2, uint64_t n, bool wrong) {
+  const uint64_t stride = w.grid_threads();
+  const Addr out = k < 2 ? v1 : v2;
+  for (Lanes<uint64_t> i = w.global_thread_id();; i += Lanes<uint64_t>(stride)) {
+    const Mask m = w.active() & (i < Lanes<uint64_t>(n));
+    if (m.empty()) co_return;
+    const Lanes<double> x = co_await w.load<double>(address_of<double>(v0, i), m);
+    Lanes<double> y(0.0);
+    if (k >= 2) y = co_await w.load<double>(address_of<double>(v1, i), m);
+    if (k != 0) co_await w.compute(1);
+    Lanes<double> r = k == 0   ? x
+                      : k == 1 ? Lanes<double>(kScalar) * x
+                      : k == 2 ? x + y
+                               : x + Lanes<double>(kScalar) * y;
+    if (wrong) r = r + Lanes<double>(1.0);
+    co_await w.store<double>(address_of<double>(out, i), r, m);
+  }
+}
+
 class StreamTasks : public NodeApp {
 public:
   explicit StreamTasks(const WorkloadArgs& a)
       : n_(a.u64("n", 1, uint64_t(1) << 34)), tile_(a.u64("tile", 1, uint64_t(1) << 34)),
-        ntimes_(a.u64("ntimes", 2, 1000)) {
-    const std::string data = a.str("data"), version = a.str("version");
+        ntimes_(a.u64("ntimes", 2, 1000)), block_(uint32_t(a.u64("block", 1, 1024))) {
+    const std::string data = a.str("data"), version = a.str("version"), fault = a.str("fault");
+    if (fault != "none" && fault != "wrong")
+      throw ConfigError("--arg fault=" + fault + ": expected none or wrong");
+    wrong_ = fault == "wrong";
     if (data != "auto" && data != "real" && data != "none")
       throw ConfigError("--arg data=" + data + ": expected auto, real or none");
     if (version != "tasks" && version != "uvm")
@@ -121,6 +151,12 @@ public:
     return "";
   }
 
+  std::string full_gpu_refusal() const override {
+    if (uvm_) return "version=uvm runs managed-memory waves, not task kernels";
+    if (!real_) return "data=none (the full GPU model computes on real bytes; --arg data=real)";
+    return "";
+  }
+
   nlohmann::json metrics() const override {
     nlohmann::json m = {
         {"seconds", seconds_}, {"tiles", (n_ + tile_ - 1) / tile_}, {"n", n_}, {"tile", tile_}};
@@ -197,8 +233,27 @@ private:
     }
   }
 
+  // The real kernel of tile `len` of kernel k (full GPU model).
+  std::shared_ptr<const NodeKernel> device_kernel(int k, uint64_t len,
+                                                  const std::string& name) const {
+    auto nk = std::make_shared<NodeKernel>();
+    nk->launch = [k, len, name, block = block_, wrong = wrong_](const std::vector<Addr>& b) {
+      KernelLaunch l;
+      l.name = name;
+      l.grid = {uint32_t(std::min<uint64_t>((len + block - 1) / block, 65535)), 1, 1};
+      l.block = {block, 1, 1};
+      const Addr v0 = b[0], v1 = b[1], v2 = b.size() > 2 ? b[2] : 0;
+      l.body = [k, v0, v1, v2, len, wrong](Warp& w) {
+        return stream_tile_kernel(w, k, v0, v1, v2, len, wrong);
+      };
+      return l;
+    };
+    return nk;
+  }
+
   // deps: copy (a,c), scale (c,b), add (a,b,c), triad (b,c,a); the last one
-  // is written. One-thread blocks, as the ARTS STREAM (THREADSPERBLOCK 1).
+  // is written. One-thread blocks by default, as the ARTS STREAM
+  // (THREADSPERBLOCK 1).
   rt::TaskSpec task(int k, uint64_t i) const {
     static const int deps[4][3] = {{0, 2, -1}, {2, 1, -1}, {0, 1, 2}, {1, 2, 0}};
     rt::TaskSpec t;
@@ -207,7 +262,8 @@ private:
       if (x >= 0) t.deps.push_back({tiles_[x][i], rt::Mode::Normal});
     t.paramc = (k == 1 || k == 3) ? 2 : 1; // len (+ scalar): closures of 64/72/88/96 B
     const uint64_t len = std::min(tile_, n_ - i * tile_);
-    t.cost = cost(k, len, 1);
+    t.cost = cost(k, len, block_);
+    t.kernel = device_kernel(k, len, t.name);
     t.body = [k](rt::Views& v) {
       std::vector<uint8_t*> p;
       for (std::vector<uint8_t>* x : v)
@@ -218,7 +274,8 @@ private:
   }
 
   uint64_t n_, tile_, ntimes_;
-  bool real_ = true, uvm_ = false;
+  uint32_t block_;
+  bool real_ = true, uvm_ = false, wrong_ = false;
   std::vector<rt::Guid> tiles_[3];
   uint32_t arrays_[3] = {0, 0, 0}; // version=uvm: managed allocations
   std::vector<double> values_[3];  // version=uvm, real data: the arrays' contents
@@ -236,6 +293,12 @@ NodeAppEntry stream_tasks_entry() {
             {"tile", "262144", "doubles per tile (one DataBlock per tile and array)"},
             {"ntimes", "10", "iterations (the first is excluded from the bandwidth)"},
             {"data", "auto", "real | none | auto (real when the arrays fit 256 MiB)"},
+            {"block", "1",
+             "threads per block of the GPU tasks (the ARTS STREAM's 1): the kernel-time model's "
+             "eff(block), the full GPU model's launch"},
+            {"fault", "none",
+             "none | wrong: the real kernels write value + 1 (gpu_model.kind = full; the check "
+             "must fail)"},
             {"version", "tasks",
              "tasks (the runtime's tiles) or uvm (managed arrays, tile i on GPU i mod G, "
              "32-thread blocks, a device synchronize per kernel)"}}},
