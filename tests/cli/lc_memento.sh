@@ -3,9 +3,9 @@
 # models/runtime, models/node, workloads/node_apps): the location-consistency
 # scenarios of seed-004 §7.6 (T-LC-1..5) under both sync engines, GUPS exact
 # against its serial reference on 1-8 GPUs with owner and random placement,
-# forced evictions and strict tiles, STREAM's transfer counts equal to the
-# closed forms of §6.1 (T-XFER-1) with the cache on and off, determinism,
-# and bad input as one clear error.
+# forced evictions, strict tiles and the reference's index mask, STREAM's
+# transfer counts equal to the closed forms of §6.1 (T-XFER-1) with the
+# cache on and off, determinism, and bad input as one clear error.
 #
 # usage: bash tests/cli/lc_memento.sh <path-to-tlmgpu> <source-dir>
 set -u
@@ -59,6 +59,24 @@ run_passes "gups exact, random placement" -p "$P/dgx1-v100x8.json" -w gups-tasks
 run_passes "gups exact, random placement, 1 MiB per GPU (evictions)" -p "$P/dgx1-v100x4.json" \
   -w gups-tasks $G --set runtime.locality=random --set runtime.max_memory_mib=1
 run_passes "gups exact, strict tiles" -p "$P/dgx1-v100x4.json" -w gups-tasks $G --arg type=write
+# index=mask (the reference's value & (table - 1), pitfall 2) on a table of
+# the paper's shape (5 x 2^12 entries in 8 tiles): only tiles 0, 1, 6, 7 are
+# reachable, so they alone get update tasks and copies to merge.
+M="--arg threads=64 --arg per_thread=16 --arg table=20480 --arg updates=50000 --arg index=mask"
+for g in 1 2 4 8; do
+  run_passes "gups exact, index=mask, on $g GPUs" -p "$P/dgx1-v100x$g.json" -w gups-tasks $M
+done
+python3 - "$TMP/o/stats.json" <<'PY2'
+import json, sys
+r = json.load(open(sys.argv[1]))["total"]["node"]["runtime"]
+# 8 GPUs x 7 steps (6,250 updates, 1,024 a step): a generator and 4 update
+# tasks each; 4 tiles merged
+ok = r["gpu_tasks"]["value"] == 56 * 5 and r["lc_copies_merged"]["value"] == 4
+sys.exit(0 if ok else 1)
+PY2
+check "index=mask: update tasks and merged copies for the 4 reachable tiles only" $?
+run_passes "gups exact, index=mask, random placement, 1 MiB per GPU" -p "$P/dgx1-v100x4.json" \
+  -w gups-tasks $M --set runtime.locality=random --set runtime.max_memory_mib=1
 run_passes "gups exact, at" -p "$P/dgx1-v100x8.json" -w gups-tasks $G --timing at
 cp "$TMP/o/stats.json" "$TMP/g1.json"
 run_passes "gups again" -p "$P/dgx1-v100x8.json" -w gups-tasks $G --timing at

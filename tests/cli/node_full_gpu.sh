@@ -92,6 +92,8 @@ read -r k _ _ <<<"$(gpu_totals "$TMP/o/stats.json")"
 check "gups on 2 GPUs: 4 steps x (1 + 8 updates) kernels on the GPU models (got $k)" \
   "$([[ $k -eq 36 ]]; echo $?)"
 run_passes "gups, strict tiles" -p "$P/dgx1-v100x2.json" $G --arg type=write $FULL
+run_passes "gups, index=mask (tiles 0, 1, 6, 7 reachable)" -p "$P/dgx1-v100x2.json" -w gups-tasks \
+  --arg threads=64 --arg per_thread=16 --arg table=5120 --arg updates=4096 --arg index=mask $FULL
 run_passes "gups, random placement, at" -p "$P/dgx1-v100x4.json" $G --set runtime.locality=random \
   --timing at $FULL
 

@@ -10,8 +10,11 @@
 // update task writes its tile back).
 //
 // Values are splitmix64(k) of the global update index k and an update goes
-// to entry value mod table (uniform, the HPCC intent; pitfall 2), so the
-// serial reference is exact whatever the schedule.
+// to entry value mod table (uniform, the HPCC intent; pitfall 2) or, with
+// index=mask, to value & (table - 1) as the reference code does; either way
+// the serial reference is exact whatever the schedule. As the reference
+// creates update tasks only for tiles with updates, a tile no update can
+// reach (index=mask) gets none.
 //
 // version=uvm is the reference's UVM baseline (RandomAccessShared.cu,
 // seed-004 §6.2): one managed table initialised on the host; GPU g runs one
@@ -21,7 +24,7 @@
 // waves' pages are those of the real update indices; `sample` = k keeps one
 // update in k and one page-table entry per k pages (models/uvm/README.md,
 // "Sampling").
-#include "models/node/node_gpu_module.hpp"
+#include "workloads/node_apps/gups_kernels.hpp"
 #include "workloads/node_apps/node_app.hpp"
 
 #include <bit>
@@ -31,57 +34,7 @@
 namespace tlmgpu {
 namespace {
 
-uint64_t value_of(uint64_t k) {
-  uint64_t z = k + 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-// The real kernels (gpu_model.kind = full), grid-stride over `count`
-// updates: the generator stores value_of(lo + k) into the frontier; an
-// update task scans the batch and xors (a red.xor: two updates of a batch
-// may hit one entry) the values of its tile's entries [base, base + own).
-WarpTask gups_generate(Warp& w, Addr frontier, uint64_t lo, uint64_t count) {
-  for (Lanes<uint64_t> k = w.global_thread_id();; k += Lanes<uint64_t>(w.grid_threads())) {
-    const Mask m = w.active() & (k < Lanes<uint64_t>(count));
-    if (m.empty()) co_return;
-    co_await w.compute(10); // splitmix64
-    const Lanes<uint64_t> x = (k + Lanes<uint64_t>(lo)).map([](uint64_t i) { return value_of(i); });
-    co_await w.store<uint64_t>(address_of<uint64_t>(frontier, k), x, m);
-  }
-}
-
-WarpTask gups_update(Warp& w, Addr tile, Addr batch, uint64_t count, uint64_t base, uint64_t own,
-                     uint64_t table) {
-  for (Lanes<uint64_t> k = w.global_thread_id();; k += Lanes<uint64_t>(w.grid_threads())) {
-    Mask m = w.active() & (k < Lanes<uint64_t>(count));
-    if (m.empty()) co_return;
-    const Lanes<uint64_t> x = co_await w.load<uint64_t>(address_of<uint64_t>(batch, k), m);
-    co_await w.compute(2);
-    const Lanes<uint64_t> i = x % Lanes<uint64_t>(table);
-    m &= (i >= Lanes<uint64_t>(base)) & (i < Lanes<uint64_t>(base + own));
-    if (!m.empty())
-      co_await w.red<uint64_t>(AtomicOp::Xor, address_of<uint64_t>(tile, i - Lanes<uint64_t>(base)),
-                               x, m);
-  }
-}
-
-// One launch of `threads` threads in 32-thread blocks (the reference's
-// 160 x 32) running `body`.
-template <class Body>
-std::shared_ptr<const NodeKernel> gups_kernel(std::string name, uint64_t threads, Body body) {
-  auto k = std::make_shared<NodeKernel>();
-  k->launch = [name, threads, body](const std::vector<Addr>& b) {
-    KernelLaunch l;
-    l.name = name;
-    l.grid = {uint32_t(std::min<uint64_t>((threads + 31) / 32, 65535)), 1, 1};
-    l.block = {32, 1, 1};
-    l.body = [body, b](Warp& w) { return body(w, b); };
-    return l;
-  };
-  return k;
-}
+using gups::value_of;
 
 class GupsTasks : public NodeApp {
 public:
@@ -89,7 +42,11 @@ public:
       : table_(a.u64("table", 64, uint64_t(1) << 33)), tiles_(a.u64("tiles", 1, 4096)),
         updates_(a.u64("updates", 1, uint64_t(1) << 40)),
         per_step_(a.u64("threads", 1, 1u << 24) * a.u64("per_thread", 1, 1u << 20)) {
-    const std::string data = a.str("data"), type = a.str("type"), version = a.str("version");
+    const std::string data = a.str("data"), type = a.str("type"), version = a.str("version"),
+                      index = a.str("index");
+    if (index != "mod" && index != "mask")
+      throw ConfigError("--arg index=" + index + ": expected mod or mask");
+    index_ = {table_, index == "mask"};
     if (version != "tasks" && version != "uvm")
       throw ConfigError("--arg version=" + version + ": expected tasks or uvm");
     uvm_ = version == "uvm";
@@ -167,7 +124,7 @@ public:
       ref[i] = i;
     for (uint64_t k = 0; k < updates_; ++k) {
       const uint64_t v = value_of(k);
-      ref[v % table_] ^= v;
+      ref[index_(v)] ^= v;
     }
     uint64_t errors = 0;
     for (uint64_t i = 0; i < table_; ++i)
@@ -251,7 +208,7 @@ private:
       op.effect = [this, lo, hi] {
         for (uint64_t k = lo; k < hi; ++k) {
           const uint64_t v = value_of(k);
-          uvm_table_[v % table_] ^= v;
+          uvm_table_[index_(v)] ^= v;
         }
       };
     return op;
@@ -263,7 +220,7 @@ private:
     out.clear();
     const uint64_t end = std::min(hi, first + threads_);
     for (uint64_t k = first; k < end; k += sample_)
-      out.push_back(mm.entry_of(table_alloc_, 8 * (value_of(k) % table_)));
+      out.push_back(mm.entry_of(table_alloc_, 8 * index_(value_of(k))));
   }
 
   double gups() const { return seconds_ > 0 ? double(updates_) / seconds_ / 1e9 : 0; }
@@ -284,10 +241,10 @@ private:
         std::memcpy(v[0]->data() + 8 * k, &x, 8);
       }
     };
-    gen.kernel = gups_kernel(gen.name, std::min(threads_, count),
-                             [lo, count](Warp& w, const std::vector<Addr>& b) {
-                               return gups_generate(w, b[0], lo, count);
-                             });
+    gen.kernel = gups::kernel(gen.name, std::min(threads_, count),
+                              [lo, count](Warp& w, const std::vector<Addr>& b) {
+                                return gups::generate(w, b[0], lo, count);
+                              });
     const rt::TaskId made = d.rt.add_task(std::move(gen));
     // the alias and the update tasks exist only once the values do
     rt::TaskSpec spawn;
@@ -303,7 +260,7 @@ private:
       }
       std::vector<rt::TaskId> updates;
       for (uint64_t t = 0; t < tiles_; ++t)
-        updates.push_back(rt.add_task(update(t, alias, count)));
+        if (reachable(t)) updates.push_back(rt.add_task(update(t, alias, count)));
       if (lo + count < hi) {
         step(d, g, frontier, lo + count, hi, updates);
       } else {
@@ -315,25 +272,35 @@ private:
     d.notify();
   }
 
+  // The entries of tile t an update can reach.
+  uint64_t reachable(uint64_t t) const {
+    const uint64_t base = t * tile_words_;
+    return index_.reachable_below(base + tile_words_) - index_.reachable_below(base);
+  }
+
   rt::TaskSpec update(uint64_t t, rt::Guid alias, uint64_t count) const {
     rt::TaskSpec u;
     u.name = "update" + std::to_string(t);
     u.deps = {{tile_[t], lc_ ? rt::Mode::Zero : rt::Mode::Normal}, {alias, rt::Mode::Normal}};
     u.paramc = 2;
-    // a scan of the batch, and a read-modify-write sector for each own update
-    u.cost = {8 * count + 64 * (count / tiles_), count, 32};
-    const uint64_t base = t * tile_words_, words = tile_words_, table = table_;
-    const uint64_t own = std::min(words, table - base);
-    u.kernel = gups_kernel(u.name, std::min(threads_, count),
-                           [count, base, own, table](Warp& w, const std::vector<Addr>& b) {
-                             return gups_update(w, b[0], b[1], count, base, own, table);
-                           });
-    u.body = [base, words, table](rt::Views& v) {
+    // a scan of the batch, and a read-modify-write sector for each own
+    // update (the tile's share of the reachable entries)
+    const uint64_t mine =
+        uint64_t(double(count) * double(reachable(t)) / double(index_.reachable_below(table_)));
+    u.cost = {8 * count + 64 * mine, count, 32};
+    const uint64_t base = t * tile_words_, words = tile_words_;
+    const uint64_t own = std::min(words, table_ - base);
+    const gups::Index index = index_;
+    u.kernel = gups::kernel(u.name, std::min(threads_, count),
+                            [count, base, own, index](Warp& w, const std::vector<Addr>& b) {
+                              return gups::update(w, b[0], b[1], count, base, own, index);
+                            });
+    u.body = [base, words, index](rt::Views& v) {
       const size_t n = v[1]->size() / 8, own = v[0]->size() / 8;
       for (size_t k = 0; k < n; ++k) {
         uint64_t x;
         std::memcpy(&x, v[1]->data() + 8 * k, 8);
-        const uint64_t i = x % table;
+        const uint64_t i = index(x);
         if (i < base || i >= base + std::min<uint64_t>(words, own)) continue;
         uint64_t cur;
         std::memcpy(&cur, v[0]->data() + 8 * (i - base), 8);
@@ -346,6 +313,7 @@ private:
 
   uint64_t table_, tiles_, updates_, per_step_, tile_words_ = 0, threads_ = 0, sample_ = 1;
   bool lc_ = true, real_ = true, uvm_ = false;
+  gups::Index index_;
   uint32_t table_alloc_ = 0;        // version=uvm: the managed table
   std::vector<uint64_t> uvm_table_; // version=uvm, real data: its contents
   std::vector<rt::Guid> tile_;
@@ -369,6 +337,10 @@ NodeAppEntry gups_tasks_entry() {
              "updates per thread per step (the paper's 1024; the code's "
              "16384)"},
             {"type", "lc", "lc (LC tiles, xor sync) or write (GPU_WRITE tiles)"},
+            {"index", "mod",
+             "where an update value goes: mod (value mod table, uniform, the HPCC intent) or "
+             "mask (value & (table - 1), the reference code; a table that is not a power of two "
+             "then reaches only some entries, tiles 0, 1, 6, 7 of the paper's 8; pitfall 2)"},
             {"data", "auto", "real | none | auto (real up to 4 Mi entries and 16 Mi updates)"},
             {"version", "tasks",
              "tasks (the task runtime) or uvm (one managed table, a kernel per GPU over its "
