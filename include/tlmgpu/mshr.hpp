@@ -155,6 +155,12 @@ public:
     earliest_ready_ = earliest;
   }
 
+  // LT: the first ready cycle among the live entries (none if no entry has
+  // one). A lower bound in general; exact right after drop_expired().
+  std::optional<Cycle> earliest_ready() const {
+    if (earliest_ready_ == kNever) return std::nullopt;
+    return earliest_ready_;
+  }
   size_t size() const { return live_.size(); } // occupied entries
   size_t occupancy() const { return live_.size(); }
   size_t capacity() const { return entries_; }

@@ -19,7 +19,9 @@ L1Module::L1Module(sc_module_name n, SimContext& ctx, const L1Spec& spec, uint16
       miss_queue_(std::max<size_t>(1, spec.input_queue)),
       requests_(stats_.counter("requests", "requests", "requests from the LD/ST unit")),
       stall_mshr_(
-          stats_.counter("stall_mshr", "cycles", "head request stalled: MSHR full or max merges")),
+          stats_.counter("stall_mshr", "cycles",
+                         "head request stalled: MSHR full or max merges (lt: a miss waiting "
+                         "for a free entry; lt does not limit merges)")),
       stall_miss_queue_(stats_.counter("stall_miss_queue", "cycles",
                                        "head request stalled: miss queue to the crossbar full")),
       forwarded_(stats_.counter("forwarded", "requests", "stores and atomics sent on to L2")),
@@ -75,6 +77,29 @@ Cycle L1Module::lt_fetch(Addr line, uint32_t sectors, uint16_t sm, Cycle start) 
                       [this](const Writeback& wb, Cycle at) { lt_write_back(wb, at); });
 }
 
+// LT's MSHR capacity: a miss that finds every entry holding a fill still in
+// flight waits until the first of them is back, as AT's head request stalls
+// (stall_mshr). An L1's calls come in its SM's time order, so the entries
+// live at `at` are the fills in flight then. A miss to a line already being
+// fetched (other sectors) rides on its entry and takes none.
+Cycle L1Module::lt_mshr_slot(Addr line, Cycle at) {
+  if (mshr_.pending(line)) return at;
+  while (mshr_.size() >= mshr_.capacity()) {
+    const std::optional<Cycle> next = mshr_.earliest_ready();
+    if (!next) break; // no entry has a ready cycle: nothing frees
+    if (*next > at) {
+      // stall_mshr counts cycles the L1 was blocked, as AT's head stall does:
+      // the union of the waits, not their sum over the requests that overlap.
+      const Cycle from = std::max(at, lt_mshr_blocked_until_);
+      if (*next > from) stall_mshr_ += *next - from;
+      lt_mshr_blocked_until_ = std::max(lt_mshr_blocked_until_, *next);
+      at = *next;
+    }
+    mshr_.drop_expired(at);
+  }
+  return at;
+}
+
 // Every access pays the L1 latency once: on a hit from the lookup, on a miss
 // or a forwarded store/atomic after the answer comes back.
 void L1Module::b_transport(Payload& t, sc_time& delay) {
@@ -111,6 +136,7 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
       lt_write_back(wb, ready);          // off the critical path
     if (s.phi_partials) phi_send(ready); // off the critical path
     if (s.kind == Step::Kind::Fetch && !replay) {
+      if (ctx_.mode == TimingMode::LT) ready = lt_mshr_slot(line, ready);
       // A write-through store is offered with the fetch, not after it:
       // offered a round trip ahead of everyone else, it would book the
       // crossbar's links (BusyUntil books in offer order) and stall all SMs

@@ -79,6 +79,7 @@ private:
   // LT / functional
   void b_transport(Payload& t, sc_core::sc_time& delay);
   Cycle lt_fetch(Addr line, uint32_t sectors, uint16_t sm, Cycle start);
+  Cycle lt_mshr_slot(Addr line, Cycle at);            // LT: wait for a free MSHR entry
   Cycle lt_write_back(const Writeback& wb, Cycle at); // returns when it reached L2
   // AT
   void kick();
@@ -176,6 +177,7 @@ private:
   bool woken_ = false;   // wake() ran since the head went to sleep
   bool net_step_ = false;
   Cycle stall_cycle_ = 0, pending_at_ = 0;
+  Cycle lt_mshr_blocked_until_ = 0; // LT: the end of the latest MSHR-full wait (stall_mshr)
   uint64_t step_gen_ = 0;
   Counter* stall_net_wakeups_ = nullptr;
   std::vector<Counter*> counters_;                   // this L1's counters, core's included
