@@ -15,7 +15,11 @@
 #               lt         srsp 4 / 1,422 brsp  7,742 /  9,164
 #               at         srsp 1 / 1,422 brsp  6,952 /  8,374
 # Each injected fault (no LR-TBL marker, no PA-TBL
-# insert, no SelFlush, no SelInv) makes a run fail in every mode.
+# insert, no SelFlush, no SelInv) makes a run fail in every mode. In at the
+# lock is the line's (models/l1 README "The lock in AT"): same-line requests
+# are parked, other lines go on, no GPU-wide stall; a line lock that runs
+# with a request to L in flight trips the P3 invariant (20 checks failed
+# with that mutation), one that parks nothing fails the parking checks.
 #
 # usage: bash tests/cli/srsp_gpu.sh <path-to-tlmgpu> <source-dir>
 set -u
