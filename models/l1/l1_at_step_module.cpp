@@ -86,6 +86,7 @@ void L1Module::step() {
   in_step_ = true;
   const bool ok = attempt(port.front(), false);
   if (ok) {
+    if (rsp_) rsp_accepted(access_of(port.front()), port.front().get_address());
     port.pop();
     ++requests_;
     counted_head_ = nullptr;

@@ -278,6 +278,7 @@ void L1Module::write_back(const Writeback& wb) {
 
 void L1Module::send_down(Payload& p) {
   ++in_flight_;
+  if (rsp_ && rsp_->line_lock) rsp_sent(p.get_address()); // sRSP's line lock waits for it
   if (core_.phi() && !phi_tracker_.admit(&p, p.get_address())) return ++*phi_parked_, void();
   to_down_.push_back(&p);
   drain_down();
@@ -301,6 +302,7 @@ void L1Module::on_down_response(Payload& r) {
   } restore{waker_, outer};
   --in_flight_;
   if (core_.scoped() && in_flight_ == 0) wake(); // a scoped fence waits for this (fence_attempt)
+  if (rsp_ && rsp_->line_lock) rsp_landed(r.get_address());
   if (rsp_ && in_flight_ == 0) rsp_->fabric->quiet_changed(); // a remote atomic waits for all
   if (phi_landed(r)) return;
   GpuAccess& a = access_of(r);

@@ -20,6 +20,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace tlmgpu {
@@ -136,10 +137,18 @@ private:
   Cycle srsp_respond(const RspMessage& m);
   bool srsp_promoted(const GpuAccess& a, Addr line) const;
   void srsp_release(const GpuAccess& a, Addr line, Step& s);
-  // AT: bRSP's lock of every L1 at the queue head, and the remote atomic
-  // run on the blocking path once its L1 holds the lock and all are quiet.
+  // AT: the fabric's lock at the queue head (bRSP: of every L1; sRSP: of
+  // the line), and the remote atomic run on the blocking path once its L1
+  // holds the lock and what it waits for is quiet (l1_rsp_module.cpp).
   bool rsp_blocked(const GpuAccess& a, Addr line);
   bool at_remote(Payload& t);
+  // sRSP, AT: requests to a line in flight (the fabric's `busy`), and the
+  // line locks this L1 holds until its operation's last ack.
+  void rsp_sent(Addr line);
+  void rsp_landed(Addr line);
+  void rsp_unlock_at(Addr line, Cycle at);
+  void rsp_accepted(const GpuAccess& a,
+                    Addr line); // a head was taken: count it if another L1 held a lock
   // PHI (l1_phi_module.cpp): the core's update-only lines leave as Red packets
   // on the blocking path; no partial update is ever in flight.
   Cycle phi_send(Cycle at, bool blocking = false);
@@ -194,9 +203,15 @@ private:
   struct Rsp {
     RspFabric* fabric = nullptr;
     bool skip_flush = false, skip_invalidate = false; // l1.inject_fault
-    bool asked = false; // AT: this L1 asked for the lock and holds it or is queued
-    bool srsp = false;  // l1.rsp = srsp
+    bool asked = false;     // AT: this L1 asked for the lock and holds it or is queued
+    bool srsp = false;      // l1.rsp = srsp
+    bool line_lock = false; // AT with the fabric's Line scope (sRSP)
+    std::unordered_map<Addr, uint32_t> busy; // line_lock: requests in flight per line
+    std::unordered_map<Addr, uint32_t> held; // line_lock: operations holding the line
+    const GpuAccess* parked = nullptr;       // the head parked, queued for its line
     Counter* stall_lock = nullptr;
+    Counter *stall_line = nullptr, *stall_flush = nullptr, *parked_reqs = nullptr;
+    Counter* under_lock = nullptr;
     Counter *ops = nullptr, *flush_msgs = nullptr, *inv_msgs = nullptr, *flush_acks = nullptr,
             *inv_acks = nullptr, *lines_flushed = nullptr, *cycles = nullptr, *promoted = nullptr;
     Average *l1s_flushed = nullptr, *l1s_invalidated = nullptr;

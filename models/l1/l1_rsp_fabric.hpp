@@ -15,6 +15,8 @@
 #include "tlmgpu/types.hpp"
 
 #include <functional>
+#include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace tlmgpu {
@@ -38,11 +40,15 @@ public:
   // Returns the SM cycle its ack leaves (every write-back it sent landed).
   using Responder = std::function<Cycle(const RspMessage&)>;
   // AT: `quiet`: nothing this L1 sent is in flight; `wake`: its stalled
-  // queue head may go on (the lock changed hands, or every L1 became quiet).
-  // sRSP: `marks(line)`: this L1's LR-TBL holds a marker for `line`.
+  // queue head may go on (a lock changed hands, or what a waiting remote
+  // operation needs became true). sRSP: `marks(line)`: this L1's LR-TBL
+  // holds a marker for `line`; `busy(line)`: a request of this L1 to `line`
+  // (fill, forward, write-back) is in flight.
   void attach(uint16_t sm, Responder r, std::function<bool()> quiet = {},
-              std::function<void()> wake = {}, std::function<bool(Addr)> marks = {}) {
-    members_.push_back({sm, std::move(r), std::move(quiet), std::move(wake), std::move(marks)});
+              std::function<void()> wake = {}, std::function<bool(Addr)> marks = {},
+              std::function<bool(Addr)> busy = {}) {
+    members_.push_back(
+        {sm, std::move(r), std::move(quiet), std::move(wake), std::move(marks), std::move(busy)});
   }
   struct Result {
     Cycle acked = 0;       // the last ack, at least m.at
@@ -60,19 +66,49 @@ public:
   // paper's broadcast that only those L1s act on; see the README).
   Result to_markers(const RspMessage& m) const { return deliver(m, true); }
 
-  // AT: bRSP locks every L1 for a remote operation (Orr et al.). `sm` asks
-  // for the lock (queued behind the holder); the
-  // operation runs once it holds it and every L1 is quiet, so no fill or
-  // write-back of any L1 is in flight across it. The protocol core's lock
-  // table (L2LineLock), with one entry: every L1.
-  void ask(uint16_t sm) { lock_.request(kEveryL1, sm); } // once per operation
-  bool holds(uint16_t sm) const { return lock_.holds(kEveryL1, sm); }
-  bool locked_by_other(uint16_t sm) const {
-    return lock_.locked(kEveryL1) && !lock_.holds(kEveryL1, sm);
+  // AT: the lock a remote operation (and sRSP's promoted acquire) takes at
+  // its queue head, as a policy over one lock table (the protocol core's
+  // L2LineLock, FIFO per key; models/l1/README.md "The lock in AT"):
+  //   EveryL1 (bRSP, Orr et al.): one key for the whole GPU. Every other
+  //     L1's head waits while it is held; the operation runs once no L1 has
+  //     anything in flight, and lets go as soon as it ran.
+  //   Line (sRSP, seed-002 §2.5, P2, P3, P7): the key is the line L, as the
+  //     L2 slice of L would lock it (one table for every slice: a line has
+  //     one slice, so the keys never meet). Only heads to L wait (parked);
+  //     the operation runs once no L1 has a request to L in flight and, for
+  //     a SelFlush, the L1s holding a marker for L are quiet (P4); it holds
+  //     L until its last ack (the requester unlocks then).
+  enum class Scope : uint8_t { EveryL1, Line };
+  void set_scope(Scope s) { scope_ = s; }
+  Scope scope() const { return scope_; }
+  Addr key(Addr line) const { return scope_ == Scope::EveryL1 ? kEveryL1 : line; }
+  // `sm` asks for `line`'s key once per operation (queued behind the holder),
+  // or once per parked request (Line: it goes when it holds the key and
+  // lets go once taken); `flushes`: it will send SelFlush, so the marker
+  // holders must be quiet.
+  void ask(uint16_t sm, Addr line, bool flushes);
+  bool holds(uint16_t sm, Addr line) const { return lock_.holds(key(line), sm); }
+  // A request of `sm` to `line` must wait: another L1 holds its key.
+  bool locked_by_other(uint16_t sm, Addr line) const {
+    return lock_.locked(key(line)) && !lock_.holds(key(line), sm);
   }
+  // What the operation of `sm` on `line` waits for once it holds the lock.
+  bool ready(uint16_t sm, Addr line) const;
+  // Line scope: an operation that holds its lock and waits will flush the
+  // L1s holding a marker for its line; such an L1 (`marks`) holds its head
+  // so its write-backs drain.
+  bool flush_pending(uint16_t sm, const std::function<bool(Addr)>& marks) const;
+  void ran(uint16_t sm);               // the operation ran: no longer waiting (wakes every L1)
+  void unlock(uint16_t sm, Addr line); // wakes every L1
+  // `line` (none: every line) of some L1 is no longer in flight, or that L1
+  // became quiet: a waiting holder may go on.
+  void quiet_changed(std::optional<Addr> line = std::nullopt) const;
   bool all_quiet() const;
-  void unlock(uint16_t sm);   // wakes every L1
-  void quiet_changed() const; // an L1 became quiet: the holder may go on
+  // Another L1 than `sm` holds a lock now (a remote operation in progress).
+  bool held_by_other(uint16_t sm) const {
+    const auto it = held_by_.find(sm);
+    return held_ > (it == held_by_.end() ? 0 : it->second);
+  }
 
 private:
   Result deliver(const RspMessage& m, bool only_markers) const;
@@ -83,9 +119,20 @@ private:
     std::function<bool()> quiet;
     std::function<void()> wake;
     std::function<bool(Addr)> marks;
+    std::function<bool(Addr)> busy;
   };
+  struct Waiting { // an operation that asked and has not run yet
+    uint16_t sm;
+    Addr line;
+    bool flushes;
+  };
+  void wake_all() const;
   std::vector<Member> members_;
+  std::vector<Waiting> waiting_;
   scoped::L2LineLock lock_;
+  std::unordered_map<uint16_t, uint32_t> held_by_; // keys each L1 holds
+  uint32_t held_ = 0;                              // keys held in all
+  Scope scope_ = Scope::EveryL1;
   mutable uint32_t heavy_ = 0;
 };
 

@@ -27,7 +27,10 @@
 // wait) and waits until no L1 has anything in flight: no fill can land
 // after its invalidation, no queued write-back can be overtaken by its
 // flush (P3, P4), and the blocking path meets no AT state in flight.
+// sRSP takes the same path with the fabric's Line scope: the lock of its
+// line only (README "The lock in AT").
 #include "models/l1/l1_module.hpp"
+#include "tlmgpu/invariant.hpp"
 
 #include <utility>
 
@@ -52,10 +55,14 @@ void L1Module::rsp_init() {
                                     "dirty lines written back for another L1's remote acquire");
   r.cycles = &stats_.counter("rsp_cycles", "cycles",
                              "cycles remote atomics spent, flushes and invalidations included");
-  r.stall_lock =
-      &stats_.counter("rsp_stall_lock", "cycles",
-                      "AT: head request stalled by bRSP's lock of every L1 (another "
-                      "L1's remote atomic, or its own waiting for every L1 to be quiet)");
+  r.stall_lock = &stats_.counter("rsp_stall_lock", "cycles",
+                                 "AT: head request stalled by bRSP's lock of every L1 (another "
+                                 "L1's remote atomic, or its own waiting for every L1 to be "
+                                 "quiet); 0 with srsp, which locks a line only");
+  r.under_lock = &stats_.counter(
+      "rsp_served_under_lock", "requests",
+      "AT: requests other than remote atomics this L1 took from its queue while another L1 "
+      "held a remote operation's lock (brsp: 0, every L1 waits; srsp: other lines go on)");
   r.l1s_flushed = &stats_.average("rsp_l1s_flushed", "L1s",
                                   "other L1s a remote acquire made write back (brsp: every "
                                   "one; srsp: those holding a marker), per remote acquire");
@@ -67,10 +74,28 @@ void L1Module::rsp_init() {
     r.promoted = &stats_.counter("srsp_promoted_acquires", "instructions",
                                  "cta-scope acquires the PA-TBL promoted: performed at L2, then "
                                  "this L1 flash-invalidated (a remote release's deferred work)");
+  if (r.srsp) {
+    r.stall_line = &stats_.counter(
+        "rsp_stall_line", "cycles",
+        "AT: head request stalled on sRSP's line lock: its line is locked by another L1's "
+        "remote operation (parked), or it is this L1's own remote operation or promoted "
+        "acquire waiting for the lock and for its line to be quiet");
+    r.stall_flush = &stats_.counter(
+        "rsp_stall_flush", "cycles",
+        "AT: head request held because a waiting remote acquire will SelFlush this L1 (its "
+        "LR-TBL holds the line's marker): its write-backs in flight land first (P4)");
+    r.parked_reqs = &stats_.counter(
+        "rsp_lock_parked", "requests",
+        "AT: requests that found their line locked by another L1's remote operation or "
+        "promoted acquire and waited (each counted once)");
+  }
+  r.line_lock = r.srsp && ctx_.at();
+  r.fabric->set_scope(r.srsp ? RspFabric::Scope::Line : RspFabric::Scope::EveryL1);
   r.fabric->attach(
       sm_, [this](const RspMessage& m) { return rsp_respond(m); },
       [this] { return in_flight_ == 0; }, [this] { wake(); },
-      [this](Addr line) { return core_.srsp_marks(line); });
+      [this](Addr line) { return core_.srsp_marks(line); },
+      [this](Addr line) { return rsp_->busy.count(line) != 0; });
   rsp_ = r;
 }
 
@@ -139,36 +164,116 @@ Cycle L1Module::rsp_respond(const RspMessage& m) {
 }
 
 // AT, at the queue head. Replays (MSHR waiters of a fill) are never held:
-// they were accepted before.
+// they were accepted before. One path for both protocols; the fabric's lock
+// scope decides what a lock covers and what its holder waits for.
 bool L1Module::rsp_blocked(const GpuAccess& a, Addr line) {
   if (!ctx_.at()) return false;
   Rsp& r = *rsp_;
-  if (!(a.remote && a.is_rmw()) && !srsp_promoted(a, line)) {
-    if (!r.fabric->locked_by_other(sm_)) return false;
-  } else {
-    if (!std::exchange(r.asked, true)) r.fabric->ask(sm_); // woken when it is handed over
-    if (r.fabric->holds(sm_) && r.fabric->all_quiet()) return false;
+  RspFabric& f = *r.fabric;
+  const bool promoted = srsp_promoted(a, line);
+  const bool op = (a.remote && a.is_rmw()) || promoted;
+  // A SelInv (or a flash invalidation) while the head waits can make it a
+  // promoted acquire or stop it being one: its place in the queue stays.
+  if (r.parked == &a && op) {
+    r.parked = nullptr;
+    r.asked = true;
+  } else if (r.asked && !op) {
+    r.asked = false;
+    r.parked = &a;
   }
-  ++*r.stall_lock;
+  if (!op) {
+    // A parked request takes its turn in the line's queue (FIFO with the
+    // remote operations, so a stream of thieves cannot starve the owner)
+    // and lets go once taken (rsp_accepted).
+    if (r.parked == &a) return f.holds(sm_, line) ? false : (++*r.stall_line, true);
+    // A fence is no access to a line: only bRSP's lock of every L1 holds it.
+    const bool to_line = a.kind != AccessKind::Fence || !r.line_lock;
+    if (to_line && f.locked_by_other(sm_, line)) {
+      if (!r.line_lock) return ++*r.stall_lock, true;
+      r.parked = &a;
+      ++*r.parked_reqs;
+      f.ask(sm_, line, false); // woken when it is handed over
+      return ++*r.stall_line, true;
+    }
+    // A remote acquire holding its lock will drain this L1 up to its
+    // marker: what this L1 already sent must land first, so it sends
+    // nothing new meanwhile.
+    if (r.line_lock && f.flush_pending(sm_, [this](Addr l) { return core_.srsp_marks(l); }))
+      return ++*r.stall_flush, true;
+    return false;
+  }
+  // sRSP: this L1's previous operation on the line holds it until its last
+  // ack; the next one queues behind whoever asked meanwhile (woken at unlock).
+  if (r.line_lock && !r.asked && r.held.count(line) != 0) return ++*r.stall_line, true;
+  if (!std::exchange(r.asked, true)) // woken when it is handed over
+    f.ask(sm_, line, a.remote && acquires(a.order) && !r.skip_flush);
+  // A promoted acquire flash-invalidates this L1: no fill of its own may
+  // still be on its way (as for a scoped fence, l1_fence_module.cpp).
+  if (f.holds(sm_, line) && f.ready(sm_, line) && (!promoted || in_flight_ == 0)) return false;
+  ++*(r.line_lock ? r.stall_line : r.stall_lock);
   return true;
 }
 
-// AT: the lock is held and no L1 has anything in flight. The whole
-// operation runs now on the blocking path; the SM gets the answer when its
-// last ack is in. The lock is let go at once: what the operation did is
-// already in every L1 and at L2, so the other L1s may go on.
+// AT: the lock is held and what it waits for is quiet. The whole operation
+// runs now on the blocking path; the SM gets the answer when its last ack
+// is in. bRSP lets go of every L1 at once: what the operation did is
+// already in every L1 and at L2. sRSP keeps L locked until the last ack,
+// so other requests to L wait for the operation's duration (seed-002 §2.5).
 bool L1Module::at_remote(Payload& t) {
   const Cycle now = clk_.now();
-  const Cycle done = lt_remote(access_of(t), t.get_address(), now, [&](Cycle& at) {
+  const Addr line = t.get_address();
+  const Cycle done = lt_remote(access_of(t), line, now, [&](Cycle& at) {
     sc_core::sc_time d = clk_.until(at);
     const sc_core::sc_time base = sc_core::sc_time_stamp();
     down.b_transport(t, d);
     at = clk_.at_or_after(base + d);
   });
-  rsp_->asked = false;
-  rsp_->fabric->unlock(sm_);
+  Rsp& r = *rsp_;
+  r.asked = false;
+  r.fabric->ran(sm_);
+  if (r.line_lock)
+    rsp_unlock_at(line, done);
+  else
+    r.fabric->unlock(sm_, line);
   finish(t, done - now);
   return true;
+}
+
+void L1Module::rsp_accepted(const GpuAccess& a, Addr line) {
+  Rsp& r = *rsp_;
+  if (!ctx_.at()) return;
+  if (r.parked == &a) { // its turn came: let the line go to the next in line
+    r.parked = nullptr;
+    r.fabric->ran(sm_);
+    r.fabric->unlock(sm_, line);
+    return;
+  }
+  if (!a.remote && r.fabric->held_by_other(sm_)) ++*r.under_lock;
+}
+
+void L1Module::rsp_sent(Addr line) {
+  ++rsp_->busy[line];
+}
+
+void L1Module::rsp_landed(Addr line) {
+  Rsp& r = *rsp_;
+  const auto it = r.busy.find(line);
+  TLMGPU_CHECK(it != r.busy.end() && "an answer to a request the L1 did not count");
+  if (--it->second != 0) return;
+  r.busy.erase(it);
+  r.fabric->quiet_changed(line); // a remote operation on it may run
+}
+
+// The line stays locked until the last ack; a later operation of this L1
+// on the line waits for that (rsp_blocked) and queues as anyone.
+void L1Module::rsp_unlock_at(Addr line, Cycle at) {
+  ++rsp_->held[line];
+  timer_.schedule(clk_.until(at), [this, line] {
+    Rsp& r = *rsp_;
+    if (--r.held[line] != 0) return;
+    r.held.erase(line);
+    r.fabric->unlock(sm_, line);
+  });
 }
 
 } // namespace tlmgpu

@@ -20,9 +20,12 @@
 // The L2 line lock (P2, P3): in functional and lt the remote operation, and a
 // promoted acquire, is one uninterrupted call chain on the blocking path, so
 // no request reaches L (or anything) between the first SelFlush and the last
-// SelInv ack. In AT both take bRSP's path: RspFabric's lock of every L1 at
-// the queue head, run once no L1 has anything in flight (l1_rsp_module.cpp).
+// SelInv ack. In AT both take the lock of L only (RspFabric's Line scope,
+// l1_rsp_module.cpp): other requests to L are parked at their queue heads,
+// the operation runs once no request to L is in flight anywhere (P3) and
+// the marker holders are quiet (P4), and L stays locked until its last ack.
 #include "models/l1/l1_module.hpp"
+#include "tlmgpu/invariant.hpp"
 
 namespace tlmgpu {
 
@@ -46,6 +49,7 @@ Cycle L1Module::srsp_remote(const GpuAccess& a, Addr line, Cycle ready,
     return ready;
   }
   ++*r.ops;
+  TLMGPU_CHECK(!r.line_lock || r.busy.count(line) == 0); // P3 at the requester too
   const Cycle start = ready;
   RspMessage m;
   m.from_sm = sm_;
@@ -80,6 +84,12 @@ Cycle L1Module::srsp_remote(const GpuAccess& a, Addr line, Cycle ready,
 // it caused reached L2 (P4).
 Cycle L1Module::srsp_respond(const RspMessage& m) {
   Rsp& r = *rsp_;
+  // AT's line lock (l1_rsp_module.cpp) ran the operation only once these
+  // hold: no request of this L1 to L in flight (P3: a fill of L landing
+  // after SelInv would install L's old value), and a SelFlush's L1 quiet
+  // (P4: the drain must not overtake a write-back it already sent).
+  TLMGPU_CHECK(!r.line_lock || r.busy.count(m.sync_line) == 0);
+  TLMGPU_CHECK(!r.line_lock || m.kind != RspMessage::Kind::SelFlush || in_flight_ == 0);
   const Cycle at = m.at + (ctx_.timed() ? spec_.latency : 0);
   Cycle acked = at;
   if (m.kind == RspMessage::Kind::SelFlush) {
