@@ -149,6 +149,24 @@ for mode in lt at; do
   check "rsp srsp $mode: identical stats" "$(cmp -s "$TMP/a.json" "$TMP/o/stats.json"; echo $?)"
 done
 
+# Same CU (seed-002 §6.7 C): owner and thief CTAs on one SM of the 80
+# (sm.cta_groups = 1 puts every CTA on SM 0), pollers keeping the L1 busy.
+# The owner's marker is in the requester's own L1, so sRSP sends no SelFlush
+# (its dirty bytes are already visible there) but still broadcasts SelInv
+# to the 79 other L1s, which sRSPOpt's same-CU shortcut would spare; bRSP
+# flushes every other L1. No word may be stale either way.
+C=(-w litmus-rsp --arg pollers=3 --set sm.cta_placement=deterministic --set sm.cta_groups=1)
+for mode in lt at; do
+  for rsp in srsp brsp; do
+    run_passes "same CU $rsp $mode" -p "$P" "${C[@]}" --timing $mode "${S[@]}" --set l1.rsp=$rsp
+    check "same CU $rsp $mode: no stale word ($(st stale_acquire) + $(st stale_release))" \
+      "$([[ $(st stale_acquire) == 0 && $(st stale_release) == 0 ]]; echo $?)"
+    [[ $rsp == srsp ]] || continue
+    check "same CU srsp $mode: no SelFlush ($(st rsp_flush_msgs)), SelInv sent ($(st rsp_inv_msgs))" \
+      "$([[ $(st rsp_flush_msgs) == 0 && $(st rsp_inv_msgs) -gt 0 ]]; echo $?)"
+  done
+done
+
 # A workload with no remote atomic passes with l1.rsp = srsp.
 for mode in lt at; do
   run_passes "litmus-mp with srsp $mode" -p "$P" -w litmus-mp --timing $mode "${R[@]}"
