@@ -109,16 +109,11 @@ public:
     *thief_x_ += tx;
     *owner_z_ += oz;
     *owner_x_ += ox;
-    const std::string& rsp = ctx.platform.l1.rsp;
-    const bool promoted = rsp != "none";
-    out << "litmus-chain: " << args_.rounds << " rounds, l1.rsp = " << rsp
+    out << "litmus-chain: " << args_.rounds << " rounds, l1.rsp = " << ctx.platform.l1.rsp
         << ": stale X at the thief " << tx << ", stale Z at the owner " << oz
-        << ", stale X at the owner " << ox << " of " << n << " words each"
-        << (promoted ? "" : " (no promotion: stale words allowed)") << "\n";
-    if (promoted && tx + oz + ox != 0)
-      return std::to_string(tx + oz + ox) +
-             " stale words in the three-party chain with l1.rsp = " + rsp;
-    return "";
+        << ", stale X at the owner " << ox << " of " << n << " words each";
+    return promotion_verdict(ctx, out, tx + oz + ox, "stale words in the three-party chain",
+                             "stale words");
   }
 
 private:

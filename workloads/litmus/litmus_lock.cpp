@@ -75,16 +75,13 @@ public:
     for (uint32_t c : counters_)
       lost += c < want ? want - c : 0;
     *lost_ += lost;
-    const std::string& rsp = ctx.platform.l1.rsp;
-    const bool promoted = rsp != "none"; // a platform's l1.rsp is never empty
     out << "litmus-lock: owner + " << thieves_ << " thieves x " << args_.iters
-        << " increments, l1.rsp = " << rsp << ": " << lost << " of " << want * counters_.size()
-        << " increments lost" << (promoted ? "" : " (no promotion: losses allowed)") << "\n";
+        << " increments, l1.rsp = " << ctx.platform.l1.rsp << ": " << lost << " of "
+        << want * counters_.size() << " increments lost";
+    const std::string verdict = promotion_verdict(ctx, out, lost, "increments lost", "losses");
     for (uint32_t c : counters_)
       if (c > want) return "a counter went past " + std::to_string(want) + ": " + std::to_string(c);
-    if (promoted && lost != 0)
-      return std::to_string(lost) + " increments lost with l1.rsp = " + rsp;
-    return "";
+    return verdict;
   }
 
 private:

@@ -95,15 +95,10 @@ public:
         stale[b] += observed_[b][i] != litmus_rsp_value(b, i);
     *stale_a_ += stale[0];
     *stale_b_ += stale[1];
-    const std::string& rsp = ctx.platform.l1.rsp;
-    const bool promoted = rsp != "none";
-    out << "litmus-rsp: " << args_.rounds << " rounds, l1.rsp = " << rsp << ": " << stale[0]
-        << " of " << observed_[0].size() << " words stale after remote acquires, " << stale[1]
-        << " of " << observed_[1].size() << " after remote releases"
-        << (promoted ? "" : " (no promotion: stale words allowed)") << "\n";
-    if (promoted && stale[0] + stale[1] != 0)
-      return std::to_string(stale[0] + stale[1]) + " stale data words with l1.rsp = " + rsp;
-    return "";
+    out << "litmus-rsp: " << args_.rounds << " rounds, l1.rsp = " << ctx.platform.l1.rsp << ": "
+        << stale[0] << " of " << observed_[0].size() << " words stale after remote acquires, "
+        << stale[1] << " of " << observed_[1].size() << " after remote releases";
+    return promotion_verdict(ctx, out, stale[0] + stale[1], "stale data words", "stale words");
   }
 
 private:

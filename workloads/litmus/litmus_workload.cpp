@@ -28,4 +28,16 @@ void LitmusWorkload::run_kernel(HostModule& h, std::string name, uint32_t ctas, 
   h.synchronize();
 }
 
+std::string LitmusWorkload::promotion_verdict(const SimContext& ctx, std::ostream& out,
+                                              uint64_t bad, const std::string& what,
+                                              const std::string& allowed) {
+  const std::string& rsp = ctx.platform.l1.rsp; // a platform's l1.rsp is never empty
+  if (rsp == "none") {
+    out << " (no promotion: " << allowed << " allowed)\n";
+    return "";
+  }
+  out << "\n";
+  return bad ? std::to_string(bad) + " " + what + " with l1.rsp = " + rsp : "";
+}
+
 } // namespace tlmgpu

@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <memory>
+#include <ostream>
 #include <string>
 
 namespace tlmgpu {
@@ -28,6 +29,12 @@ protected:
   // Launches `name` as `ctas` CTAs of `threads` threads and waits for it.
   static void run_kernel(HostModule& h, std::string name, uint32_t ctas, uint32_t threads,
                          std::function<WarpTask(Warp&)> body);
+  // The verdict of the promoted tests (litmus-rsp, -lock, -chain): with
+  // l1.rsp = none nothing is promoted and `bad` forbidden outcomes are allowed
+  // (the negative control; `allowed` ends the summary line), otherwise `bad`
+  // must be 0 and the error reads "<bad> <what> with l1.rsp = <rsp>".
+  static std::string promotion_verdict(const SimContext& ctx, std::ostream& out, uint64_t bad,
+                                       const std::string& what, const std::string& allowed);
 
 private:
   std::string group_;
