@@ -36,7 +36,7 @@ void L1Core::init_scoped(StatGroup& stats) {
                      "dirty lines an acquire kept with only their dirty bytes valid")});
   scoped_->skip_drain = spec_.inject_fault == "skip_release_drain";
   scoped_->skip_invalidate = spec_.inject_fault == "skip_acquire_invalidate";
-  if (spec_.rsp == "srsp") init_srsp(stats);
+  if (spec_.selective_rsp()) init_srsp(stats);
 }
 
 std::optional<Writeback> L1Core::take_dirty_line(Addr line) {

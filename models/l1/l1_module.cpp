@@ -108,6 +108,7 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
   const bool timed = ctx_.timed();
   ++requests_;
   const Cycle arrival = timed ? clk_.at_or_after(sc_time_stamp() + delay) : 0;
+  if (rsp_) srsp_shortcut(a, line);  // srsp_opt: a remote step may run at cta scope
   if (a.kind == AccessKind::Fence) { // an ordering point (l1_fence_module.cpp)
     const Cycle done = lt_fence(a, arrival);
     t.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -199,6 +200,7 @@ Cycle L1Module::flush_and_invalidate(Cycle from) {
   for (const Writeback& wb : core_.flush())
     lt_write_back(wb, clk_.now());
   core_.invalidate_all();
+  if (rsp_) rsp_->predictor.clear(); // srsp_opt: a kernel boundary (seed-002 §2.6)
   return released;
 }
 
@@ -216,6 +218,7 @@ void L1Module::finish(Payload& t, Cycle extra) {
 // Returns false when the request must stay at the head of the queue (stall).
 bool L1Module::attempt(Payload& t, bool replay) {
   GpuAccess& a = access_of(t);
+  if (rsp_ && !replay) srsp_shortcut(a, t.get_address());               // l1_srsp_opt_module.cpp
   if (rsp_ && !replay && rsp_blocked(a, t.get_address())) return false; // l1_rsp_module.cpp
   if (a.kind == AccessKind::Fence) return fence_attempt(t);             // l1_fence_module.cpp
   const Addr line = t.get_address();

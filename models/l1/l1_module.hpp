@@ -114,7 +114,7 @@ private:
   // (answered on arrival) if `may_defer`, else revoked.
   void hlrc_message_in(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   HlrcAnswer hlrc_recall(Addr line, bool may_defer, std::optional<Writeback>& out);
-  // Remote scope promotion (l1_rsp_module.cpp, l1.rsp = brsp | srsp): the
+  // Remote scope promotion (l1_rsp_module.cpp, l1.rsp = brsp | srsp | srsp_opt): the
   // requester side of a remote atomic around `perform` (which sends it to L2
   // and moves `ready` to its answer), and this L1's answer to another L1's
   // message. sRSP also takes this path for a cta-scope acquire the PA-TBL
@@ -130,9 +130,17 @@ private:
                   const std::function<void(Cycle&)>& perform);
   Cycle srsp_remote(const GpuAccess& a, Addr line, Cycle ready,
                     const std::function<void(Cycle&)>& perform);
-  // Sends `m` as `kind` at `at` (SelFlush: to the L1s holding a marker,
-  // else to every other L1) and counts the messages.
+  // Sends `m` as `kind` at `at` to every other L1 and counts the messages.
   RspFabric::Result rsp_send(RspMessage m, RspMessage::Kind kind, Cycle at);
+  // sRSP's SelFlush for m.sync_line at `at`: a broadcast, or with srsp_opt
+  // a unicast to the predicted owner, then the rest if it misfired
+  // (l1_srsp_opt_module.cpp).
+  RspFabric::Result srsp_selflush(RspMessage m, Cycle at);
+  // srsp_opt: a remote access (or a fence half of one) to a line this L1's
+  // LR-TBL marks becomes the cta-scope one (the same-CU shortcut).
+  void srsp_shortcut(GpuAccess& a, Addr line);
+  struct Rsp;
+  void srsp_opt_stats(Rsp& r); // before rsp_ is set
   Cycle rsp_respond(const RspMessage& m);
   Cycle srsp_respond(const RspMessage& m);
   bool srsp_promoted(const GpuAccess& a, Addr line) const;
@@ -202,16 +210,22 @@ private:
   // l1.rsp != none only (l1_rsp_module.cpp).
   struct Rsp {
     RspFabric* fabric = nullptr;
-    bool skip_flush = false, skip_invalidate = false; // l1.inject_fault
-    bool asked = false;     // AT: this L1 asked for the lock and holds it or is queued
-    bool srsp = false;      // l1.rsp = srsp
-    bool line_lock = false; // AT with the fabric's Line scope (sRSP)
+    bool skip_flush = false, skip_invalidate = false, blind_shortcut = false; // l1.inject_fault
+    bool asked = false; // AT: this L1 asked for the lock and holds it or is queued
+    bool srsp = false;  // l1.rsp = srsp or srsp_opt
+    bool opt = false;   // l1.rsp = srsp_opt: the same-CU shortcut and the owner predictor
+    // srsp_opt: line -> the SM whose L1 last acked a SelFlush of it
+    // positively, least recently used first (l1.predictor_entries).
+    std::vector<std::pair<Addr, uint16_t>> predictor;
+    bool line_lock = false;                  // AT with the fabric's Line scope (sRSP)
     std::unordered_map<Addr, uint32_t> busy; // line_lock: requests in flight per line
     std::unordered_map<Addr, uint32_t> held; // line_lock: operations holding the line
     const GpuAccess* parked = nullptr;       // the head parked, queued for its line
     Counter* stall_lock = nullptr;
     Counter *stall_line = nullptr, *stall_flush = nullptr, *parked_reqs = nullptr;
     Counter* under_lock = nullptr;
+    Counter *flush_hits = nullptr, *shortcuts = nullptr, *shortcut_fences = nullptr,
+            *predictor_hits = nullptr, *predictor_misfires = nullptr;
     Counter *ops = nullptr, *flush_msgs = nullptr, *inv_msgs = nullptr, *flush_acks = nullptr,
             *inv_acks = nullptr, *lines_flushed = nullptr, *cycles = nullptr, *promoted = nullptr;
     Average *l1s_flushed = nullptr, *l1s_invalidated = nullptr;

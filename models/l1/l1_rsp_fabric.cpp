@@ -4,12 +4,17 @@
 
 namespace tlmgpu {
 
-RspFabric::Result RspFabric::deliver(const RspMessage& m, bool only_markers) const {
-  Result r{m.at, 0, 0};
+RspFabric::Result RspFabric::deliver(const RspMessage& m, std::optional<uint16_t> only,
+                                     std::optional<uint16_t> skip) const {
+  Result r{m.at, 0, 0, 0, std::nullopt};
   const uint32_t heavy = heavy_;
   for (const Member& l1 : members_) {
-    if (l1.sm == m.from_sm) continue;
-    if (only_markers && !(l1.marks && l1.marks(m.sync_line))) continue;
+    if (l1.sm == m.from_sm || (only && l1.sm != *only) || (skip && l1.sm == *skip)) continue;
+    // Asked before it answers: a SelFlush drains the marker it finds.
+    if (m.kind == RspMessage::Kind::SelFlush && l1.marks && l1.marks(m.sync_line)) {
+      ++r.positives;
+      r.positive_from = l1.sm;
+    }
     r.acked = std::max(r.acked, l1.respond(m));
     ++r.messages;
   }

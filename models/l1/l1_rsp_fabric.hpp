@@ -1,7 +1,7 @@
-// Remote scope promotion's side channel (l1.rsp = brsp | srsp;
+// Remote scope promotion's side channel (l1.rsp = brsp | srsp | srsp_opt;
 // models/l1/README.md "Remote scope promotion"): the path by which a remote
 // operation reaches the other L1s of the GPU, every one (bRSP's broadcasts,
-// sRSP's SelInv) or those whose LR-TBL holds a marker (sRSP's SelFlush).
+// sRSP's SelFlush and SelInv) or one (sRSPOpt's predicted owner).
 // The sRSP paper sends these messages from the synchronisation variable's
 // L2 slice; a slice never gets a request from an L1 it did not hear from,
 // so like hLRC's recall channel this is a channel beside the request
@@ -52,19 +52,23 @@ public:
   }
   struct Result {
     Cycle acked = 0;       // the last ack, at least m.at
-    uint32_t messages = 0; // one per other L1 (and one ack each)
+    uint32_t messages = 0; // one per L1 reached (and one ack each)
     uint32_t heavy = 0;    // receivers that noted a flash invalidation (note_heavy)
+    // SelFlush: receivers whose LR-TBL held a marker for m.sync_line when the
+    // message came (a positive ack, seed-002 §2.6.2), and the last of them.
+    uint32_t positives = 0;
+    std::optional<uint16_t> positive_from;
   };
   // A receiver flash-invalidated for the message it is answering (sRSP:
   // a PA-TBL overflow), counted in the Result.
   void note_heavy() const { ++heavy_; }
-  // Delivers `m` to every L1 but the requester's, in SM order (attach order
-  // is construction order: deterministic).
-  Result broadcast(const RspMessage& m) const { return deliver(m, false); }
-  // sRSP: delivers `m` only to the L1s but the requester's whose LR-TBL
-  // holds a marker for m.sync_line (a directory lookup standing for the
-  // paper's broadcast that only those L1s act on; see the README).
-  Result to_markers(const RspMessage& m) const { return deliver(m, true); }
+  // Delivers `m` to every L1 but the requester's (and but `skip`), in SM
+  // order (attach order is construction order: deterministic).
+  Result broadcast(const RspMessage& m, std::optional<uint16_t> skip = std::nullopt) const {
+    return deliver(m, std::nullopt, skip);
+  }
+  // sRSPOpt: delivers `m` to the L1 of SM `to` only (the predicted owner).
+  Result unicast(const RspMessage& m, uint16_t to) const { return deliver(m, to, std::nullopt); }
 
   // AT: the lock a remote operation (and sRSP's promoted acquire) takes at
   // its queue head, as a policy over one lock table (the protocol core's
@@ -111,7 +115,8 @@ public:
   }
 
 private:
-  Result deliver(const RspMessage& m, bool only_markers) const;
+  Result deliver(const RspMessage& m, std::optional<uint16_t> only,
+                 std::optional<uint16_t> skip) const;
   static constexpr Addr kEveryL1 = 0;
   struct Member {
     uint16_t sm;

@@ -41,6 +41,7 @@ void L1Module::rsp_init() {
   r.fabric = &ctx_.shared<RspFabric>("rsp", [] { return std::make_unique<RspFabric>(); });
   r.skip_flush = spec_.inject_fault == "skip_remote_flush";
   r.skip_invalidate = spec_.inject_fault == "skip_remote_invalidate";
+  r.blind_shortcut = spec_.inject_fault == "blind_shortcut";
   r.ops = &stats_.counter("rsp_remote_ops", "instructions",
                           "remote atomics this L1 performed (line requests)");
   r.flush_msgs = &stats_.counter("rsp_flush_msgs", "messages",
@@ -69,11 +70,17 @@ void L1Module::rsp_init() {
   r.l1s_invalidated = &stats_.average("rsp_l1s_invalidated", "L1s",
                                       "other L1s a remote operation flash-invalidated at once "
                                       "(brsp: every one; srsp: PA-TBL overflows only), per op");
-  r.srsp = spec_.rsp == "srsp";
-  if (r.srsp)
+  r.srsp = spec_.selective_rsp();
+  r.opt = spec_.rsp == "srsp_opt";
+  if (r.srsp) {
     r.promoted = &stats_.counter("srsp_promoted_acquires", "instructions",
                                  "cta-scope acquires the PA-TBL promoted: performed at L2, then "
                                  "this L1 flash-invalidated (a remote release's deferred work)");
+    r.flush_hits = &stats_.counter("rsp_flush_hits", "messages",
+                                   "SelFlush messages this L1 acked positively: its LR-TBL held "
+                                   "the line's marker and it drained its sFIFO to it");
+  }
+  if (r.opt) srsp_opt_stats(r);
   if (r.srsp) {
     r.stall_line = &stats_.counter(
         "rsp_stall_line", "cycles",
@@ -136,8 +143,7 @@ RspFabric::Result L1Module::rsp_send(RspMessage m, RspMessage::Kind kind, Cycle 
   m.kind = kind;
   m.at = at;
   const bool flush = kind == RspMessage::Kind::Flush || kind == RspMessage::Kind::SelFlush;
-  const RspFabric::Result res =
-      kind == RspMessage::Kind::SelFlush ? r.fabric->to_markers(m) : r.fabric->broadcast(m);
+  const RspFabric::Result res = r.fabric->broadcast(m);
   *(flush ? r.flush_msgs : r.inv_msgs) += res.messages;
   return res;
 }
@@ -248,7 +254,7 @@ void L1Module::rsp_accepted(const GpuAccess& a, Addr line) {
     r.fabric->unlock(sm_, line);
     return;
   }
-  if (!a.remote && r.fabric->held_by_other(sm_)) ++*r.under_lock;
+  if (!(a.remote && a.is_rmw()) && r.fabric->held_by_other(sm_)) ++*r.under_lock;
 }
 
 void L1Module::rsp_sent(Addr line) {

@@ -20,7 +20,7 @@ struct L1Spec {
   std::string write_policy, atomic_mode, carveout, write_allocate_fetch, inject_fault, rsp;
   int32_t carveout_adjust_bytes = 0;
   std::string pa_full;
-  uint32_t size_factor = 1, sfifo_entries = 16, pa_entries = 16;
+  uint32_t size_factor = 1, sfifo_entries = 16, pa_entries = 16, predictor_entries = 32;
   bool write_allocate = false;
 
   template <class V>
@@ -67,7 +67,7 @@ struct L1Spec {
     v.param(sfifo_entries, "sfifo_entries", 16, Range{1, 4096}, "lines",
             "atomic_mode = scoped: dirty lines the sFIFO tracks; dirtying one more writes the "
             "oldest back to L2 (seed-002 Table 1: 16)");
-    v.choice(rsp, "rsp", "none", {"none", "brsp", "srsp"},
+    v.choice(rsp, "rsp", "none", {"none", "brsp", "srsp", "srsp_opt"},
              "atomic_mode = scoped: remote scope promotion (seed-002 §1.7, §2). none: a remote "
              "atomic (rem_acq/rem_rel/rem_ar) is a plain device-scope one (the negative "
              "control); brsp: it also flushes every other L1's sFIFO before it (acquire) and "
@@ -75,23 +75,31 @@ struct L1Spec {
              "cta-scope releases leave an LR-TBL marker, a remote acquire flushes only the "
              "L1s holding a marker for its line, up to the marker, and a remote release puts "
              "the line in every other L1's PA-TBL, whose next cta-scope acquire of it is "
-             "performed at L2 and invalidates that L1 (seed-002 §2)");
-    v.param(pa_entries, "pa_entries", 16, Range{1, 4096}, "lines",
-            "l1.rsp = srsp: PA-TBL entries (lines whose next cta-scope acquire is promoted; "
-            "seed-002 §2.1 recommends 16)");
+             "performed at L2 and invalidates that L1 (seed-002 §2); srsp_opt: srsp with the "
+             "same-CU shortcut (a remote operation whose line this L1's LR-TBL marks runs as "
+             "the cta-scope one) and the owner predictor (a SelFlush goes to the L1 that last "
+             "acked one for its line, then to the rest if it misfired; seed-002 §2.6)");
+    v.param(
+        pa_entries, "pa_entries", 16, Range{1, 4096}, "lines",
+        "l1.rsp = srsp, srsp_opt: PA-TBL entries (lines whose next cta-scope acquire is promoted; "
+        "seed-002 §2.1 recommends 16)");
+    v.param(predictor_entries, "predictor_entries", 32, Range{1, 4096}, "lines",
+            "l1.rsp = srsp_opt: owner predictor entries per L1, replaced least recently used "
+            "and cleared at kernel boundaries (seed-002 §2.6 recommends 16-64)");
     v.choice(pa_full, "pa_full", "eager", {"eager", "lazy"},
-             "l1.rsp = srsp: a remote release that finds the PA-TBL full; eager: that L1 "
+             "l1.rsp = srsp, srsp_opt: a remote release that finds the PA-TBL full; eager: that L1 "
              "flash-invalidates at once (bRSP's action) and empties the table; lazy: every "
              "cta-scope acquire of that L1 is promoted until its next invalidation "
              "(seed-002 §2.4)");
     v.choice(inject_fault, "inject_fault", "none",
              {"none", "skip_release_drain", "skip_acquire_invalidate", "skip_remote_flush",
-              "skip_remote_invalidate", "skip_lr_marker", "skip_pa_insert"},
+              "skip_remote_invalidate", "skip_lr_marker", "skip_pa_insert", "blind_shortcut"},
              "atomic_mode = scoped, for the tests that must catch it: a device/system release "
              "leaves the sFIFO undrained, an acquire leaves the L1's copies valid, a remote "
              "acquire does not flush the other L1s, or a remote release does not invalidate "
              "them (l1.rsp = brsp or srsp); srsp: a cta-scope release pushes no LR-TBL "
-             "marker, or a remote release inserts nothing in the PA-TBLs");
+             "marker, or a remote release inserts nothing in the PA-TBLs; srsp_opt: the same-CU "
+             "shortcut is taken without an LR-TBL hit (every remote access runs at cta scope)");
   }
 
   uint32_t sets = 0, sectors_per_line = 0;
@@ -104,6 +112,8 @@ struct L1Spec {
   }
   // Does the protocol keep state in the L1 (so it needs l1 ways > 0)?
   bool protocol_needs_l1() const { return protocol() != AtomicProtocol::Bypass; }
+  // sRSP's LR-TBL and PA-TBL (l1.rsp = srsp or srsp_opt).
+  bool selective_rsp() const { return rsp == "srsp" || rsp == "srsp_opt"; }
 };
 
 } // namespace tlmgpu

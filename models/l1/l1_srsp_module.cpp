@@ -5,9 +5,11 @@
 //
 //   cta-scope release of L (atomic, or a store with release order)
 //        ─► LR[L] = a new sFIFO entry; the atomic itself is performed at L2
-//   rem_acq, rem_ar ─► SelFlush(L) ─► only the L1s whose LR-TBL holds L:
+//   rem_acq, rem_ar ─► SelFlush(L) ─► every other L1 (srsp_opt: the
+//                      predicted owner first); those whose LR-TBL holds L
 //                      drain the sFIFO up to the marker, write back and drop
-//                      line L (P1), ack when the write-backs landed (P4)
+//                      line L (P1), ack when the write-backs landed (P4);
+//                      the others ack at once (a negative ack)
 //   all three       ─► the atomic at L2
 //   rem_rel, rem_ar ─► SelInv(L) ─► every other L1 and this one: L into the
 //                      PA-TBL (full: l1.pa_full), drop line L
@@ -58,8 +60,8 @@ Cycle L1Module::srsp_remote(const GpuAccess& a, Addr line, Cycle ready,
   // cta-scope release of L are in its sFIFO, ahead of the marker. This L1's
   // own marker needs no flush: its dirty bytes are visible here.
   if (acquires(a.order) && !r.skip_flush) {
-    const RspFabric::Result res = rsp_send(m, RspMessage::Kind::SelFlush, ready);
-    r.l1s_flushed->sample(double(res.messages));
+    const RspFabric::Result res = srsp_selflush(m, ready);
+    r.l1s_flushed->sample(double(res.positives));
     ready = res.acked;
   }
   perform(ready);
@@ -81,19 +83,25 @@ Cycle L1Module::srsp_remote(const GpuAccess& a, Addr line, Cycle ready,
 }
 
 // The ack leaves one L1 access after the message and once the write-backs
-// it caused reached L2 (P4).
+// it caused reached L2 (P4). A SelFlush that finds no marker here is acked
+// negatively and changes nothing: this L1 holds no release of L, and its
+// copy of L cannot decide the atomic, which is performed at L2.
 Cycle L1Module::srsp_respond(const RspMessage& m) {
   Rsp& r = *rsp_;
+  const bool flush = m.kind == RspMessage::Kind::SelFlush;
+  const bool holds = flush && core_.srsp_marks(m.sync_line);
   // AT's line lock (l1_rsp_module.cpp) ran the operation only once these
   // hold: no request of this L1 to L in flight (P3: a fill of L landing
   // after SelInv would install L's old value), and a SelFlush's L1 quiet
   // (P4: the drain must not overtake a write-back it already sent).
   TLMGPU_CHECK(!r.line_lock || r.busy.count(m.sync_line) == 0);
-  TLMGPU_CHECK(!r.line_lock || m.kind != RspMessage::Kind::SelFlush || in_flight_ == 0);
+  TLMGPU_CHECK(!r.line_lock || !holds || in_flight_ == 0);
   const Cycle at = m.at + (ctx_.timed() ? spec_.latency : 0);
   Cycle acked = at;
-  if (m.kind == RspMessage::Kind::SelFlush) {
+  if (flush) {
     ++*r.flush_acks;
+    if (!holds) return at;
+    ++*r.flush_hits;
     for (const Writeback& wb : core_.srsp_drain_to_marker(m.sync_line)) {
       acked = std::max(acked, lt_write_back(wb, at));
       ++*r.lines_flushed;

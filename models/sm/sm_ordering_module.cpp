@@ -275,7 +275,22 @@ void SmModule::send_ordering(uint32_t slot, Cycle now, FenceKind kind) {
                          : w.ordered == O::Release   ? MemOrder::Release
                          : w.ordered == O::Acquiring ? MemOrder::Acquire
                                                      : w.warp->pending()->order;
-  GpuPayload* p = fence_payload(barrier ? Scope::Cta : w.warp->pending()->scope, kind, slot, order);
+  const WarpInstr& in = *w.warp->pending();
+  GpuPayload* p = fence_payload(barrier ? Scope::Cta : in.scope, kind, slot, order);
+  // The half of a remote-scope-promoted access names that access's line
+  // (when its lanes touch one), so an L1 protocol policy can order the half
+  // as it orders the access (the remote flag and the address of a fence say
+  // nothing else; a fence instruction or a barrier has neither).
+  if (!barrier && w.ordered != O::None && in.remote && in.mask.any()) {
+    const Addr line = coalescer_.line_of(in.addr[in.mask.first()]);
+    bool one_line = true;
+    in.mask.for_each(
+        [&](unsigned l) { one_line = one_line && coalescer_.line_of(in.addr[l]) == line; });
+    if (one_line) {
+      p->set_address(line);
+      p->access().remote = true;
+    }
+  }
   if (ctx_.at()) {
     mark_in_flight(*p, InFlight{slot, 0, 0, false, barrier, !barrier});
     ++w.outstanding;

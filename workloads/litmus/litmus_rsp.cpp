@@ -17,10 +17,19 @@ Lanes<uint32_t> round_values(bool b, uint32_t r) {
   return v;
 }
 
-// Spins on flag r until it is set; the flag is an atomic, performed at L2
-// whatever its scope, so the wait always ends: only data can be stale.
-WarpOp<Lanes<uint32_t>> poll(Warp& w, Addr flags, uint32_t r, bool remote) {
-  const Lanes<Addr> f = litmus_round_words(flags, r);
+// Round r's flag word (one_flag: word 0 of every round) and the value
+// that sets it (one_flag: r + 1, a counter the reader waits to reach).
+uint32_t flag_round(const LitmusRspArgs& a, uint32_t r) {
+  return a.one_flag ? 0 : r;
+}
+uint32_t flag_value(const LitmusRspArgs& a, uint32_t r) {
+  return a.one_flag ? r + 1 : 1;
+}
+
+// Reads round r's flag once; the flag is an atomic, performed at L2
+// whatever its scope, so a spin on it always ends: only data can be stale.
+WarpOp<Lanes<uint32_t>> poll(Warp& w, const LitmusRspArgs& a, Addr flags, uint32_t r, bool remote) {
+  const Lanes<Addr> f = litmus_round_words(flags, flag_round(a, r));
   const Mask one = Mask::lane(0);
   return remote ? w.atomic_remote<uint32_t>(AtomicOp::Or, f, Lanes<uint32_t>(0u), one,
                                             MemOrder::Acquire)
@@ -51,20 +60,22 @@ WarpTask litmus_rsp_kernel(Warp& w, LitmusRspArgs a) {
   for (uint32_t r = 0; r < a.rounds; ++r) {
     if (owner) {
       co_await w.store<uint32_t>(litmus_round_words(a.data_a, r), round_values(false, r), m);
-      co_await w.atomic<uint32_t>(AtomicOp::Exch, litmus_round_words(a.flags_a, r),
-                                  Lanes<uint32_t>(1u), one, MemOrder::Release, Scope::Cta);
-      while ((co_await poll(w, a.flags_b, r, false))[0] == 0)
+      co_await w.atomic<uint32_t>(AtomicOp::Exch, litmus_round_words(a.flags_a, flag_round(a, r)),
+                                  Lanes<uint32_t>(flag_value(a, r)), one, MemOrder::Release,
+                                  Scope::Cta);
+      while ((co_await poll(w, a, a.flags_b, r, false))[0] < flag_value(a, r))
         co_await w.compute(16); // back off
       const Lanes<uint32_t> d = co_await w.load<uint32_t>(litmus_round_words(a.data_b, r), m);
       co_await w.store<uint32_t>(litmus_round_words(a.observed_b, r), d, m);
     } else {
-      while ((co_await poll(w, a.flags_a, r, true))[0] == 0)
+      while ((co_await poll(w, a, a.flags_a, r, true))[0] < flag_value(a, r))
         co_await w.compute(16);
       const Lanes<uint32_t> d = co_await w.load<uint32_t>(litmus_round_words(a.data_a, r), m);
       co_await w.store<uint32_t>(litmus_round_words(a.observed_a, r), d, m);
       co_await w.store<uint32_t>(litmus_round_words(a.data_b, r), round_values(true, r), m);
-      co_await w.atomic_remote<uint32_t>(AtomicOp::Exch, litmus_round_words(a.flags_b, r),
-                                         Lanes<uint32_t>(1u), one, MemOrder::Release);
+      co_await w.atomic_remote<uint32_t>(AtomicOp::Exch,
+                                         litmus_round_words(a.flags_b, flag_round(a, r)),
+                                         Lanes<uint32_t>(flag_value(a, r)), one, MemOrder::Release);
     }
   }
 }
@@ -77,6 +88,7 @@ public:
     args_.rounds = uint32_t(a.u64("rounds", 1, 4096));
     pollers_ = uint32_t(a.u64("pollers", 0, 31));
     args_.poll_loads = pollers_ ? args_.rounds * 16 : 0;
+    args_.one_flag = a.u64("one_flag", 0, 1) == 1;
   }
 
   void declare_stats(StatGroup& g) override {
@@ -133,7 +145,11 @@ WorkloadEntry litmus_rsp_workload() {
                     {{"rounds", "8", "messages each way (one 128 B data line each)"},
                      {"pollers", "0",
                       "more warps in the owner's CTA that keep loading B's data lines "
-                      "(16 x rounds loads each): fills in flight at remote releases"}}};
+                      "(16 x rounds loads each): fills in flight at remote releases"},
+                     {"one_flag", "0",
+                      "1: every round reuses one flag word per direction, set to the round "
+                      "number + 1, so the same line is released and promoted again each round "
+                      "(sRSPOpt's owner predictor)"}}};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<LitmusRsp>(a); }};
 }
 

@@ -8,7 +8,7 @@
 //   B: thief stores data_b[r], rem_rel's flag_b[r]; the owner, which read
 //      data_b before, acquires flag_b[r] at cta scope and reads data_b[r]
 //      (needs the owner's L1 invalidated)
-// With l1.rsp = brsp or srsp no word may be stale; with l1.rsp = none the remote
+// With l1.rsp = brsp, srsp or srsp_opt no word may be stale; with l1.rsp = none the remote
 // atomics are plain device-scope ones and stale words are counted, not
 // failed (the negative control).
 #pragma once
@@ -24,6 +24,10 @@ struct LitmusRspArgs {
   Addr observed_a = 0, observed_b = 0; // what the thief (a) and the owner (b) saw
   uint32_t rounds = 8;
   uint32_t poll_loads = 0; // loads of each poller warp (workload argument pollers)
+  // Workload argument one_flag: every round reuses flag word 0 of each
+  // direction and sets it to r + 1 (a counter), so the same line is
+  // released and promoted again each round (sRSPOpt's owner predictor).
+  bool one_flag = false;
 };
 
 // The value written to word `i` of direction A's data (owner) and B's (thief).

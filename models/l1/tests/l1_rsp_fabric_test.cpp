@@ -43,9 +43,10 @@ TEST_CASE("rsp fabric: alone, a broadcast is acked at once", "[l1][rsp]") {
   CHECK(r.acked == 7);
 }
 
-TEST_CASE("rsp fabric: sRSP's SelFlush reaches only the L1s holding a marker", "[l1][rsp]") {
-  RspFabric f;
-  std::vector<uint16_t> seen;
+// Four L1s (SMs 0-3) that ack 5 cycles after a message and record who got
+// it; `marks(sm)`: that L1's LR-TBL holds line 0x80.
+template <class Marks>
+void attach_four(RspFabric& f, std::vector<uint16_t>& seen, Marks marks) {
   for (uint16_t sm : {0, 1, 2, 3})
     f.attach(
         sm,
@@ -53,16 +54,46 @@ TEST_CASE("rsp fabric: sRSP's SelFlush reaches only the L1s holding a marker", "
           seen.push_back(sm);
           return m.at + 5;
         },
-        {}, {}, [sm](Addr line) { return line == 0x80 && sm != 2; });
+        {}, {}, [sm, marks](Addr line) { return line == 0x80 && marks(sm); });
+}
+
+TEST_CASE("rsp fabric: a SelFlush reaches every other L1 and counts the positive acks",
+          "[l1][rsp]") {
+  RspFabric f;
+  std::vector<uint16_t> seen;
+  attach_four(f, seen, [](uint16_t sm) { return sm != 2; });
   RspMessage m;
   m.kind = RspMessage::Kind::SelFlush;
   m.from_sm = 1;
   m.sync_line = 0x80;
   m.at = 10;
-  const RspFabric::Result r = f.to_markers(m);
-  CHECK(r.messages == 2); // SMs 0 and 3: 1 is the requester, 2 has no marker
+  RspFabric::Result r = f.broadcast(m);
+  CHECK(r.messages == 3);  // sRSP broadcasts: 0, 2 and 3 (1 is the requester)
+  CHECK(r.positives == 2); // 2 holds no marker: a negative ack
+  CHECK(r.positive_from == uint16_t(3));
   CHECK(r.acked == 15);
-  CHECK(seen == std::vector<uint16_t>{0, 3});
-  m.sync_line = 0x100;
-  CHECK(f.to_markers(m).messages == 0);
+  CHECK(seen == std::vector<uint16_t>{0, 2, 3});
+  m.sync_line = 0x100; // nobody's marker: every ack negative
+  r = f.broadcast(m);
+  CHECK(r.messages == 3);
+  CHECK(r.positives == 0);
+  CHECK(!r.positive_from);
+}
+
+TEST_CASE("rsp fabric: sRSPOpt's unicast and the broadcast to the rest", "[l1][rsp]") {
+  RspFabric f;
+  std::vector<uint16_t> seen;
+  attach_four(f, seen, [](uint16_t sm) { return sm == 3; });
+  RspMessage m;
+  m.kind = RspMessage::Kind::SelFlush;
+  m.from_sm = 1;
+  m.sync_line = 0x80;
+  m.at = 10;
+  RspFabric::Result r = f.unicast(m, 2); // a misfire: 2 holds no marker
+  CHECK(r.messages == 1);
+  CHECK(r.positives == 0);
+  r = f.broadcast(m, uint16_t(2)); // the fallback skips the one already asked
+  CHECK(r.messages == 2);
+  CHECK(r.positive_from == uint16_t(3));
+  CHECK(seen == std::vector<uint16_t>{2, 0, 3});
 }

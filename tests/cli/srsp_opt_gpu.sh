@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# sRSPOpt in the GPU model (issue 15 item 2, l1.rsp = srsp_opt; models/l1
+# README "sRSPOpt"): sRSP plus the same-CU shortcut and the owner predictor.
+# - litmus-rsp and litmus-lock read nothing stale and lose no increment in
+#   functional, lt and at;
+# - litmus-rsp with one flag line per direction (one_flag=1): the thief's
+#   SelFlush goes to the owner it learned in the previous round, a
+#   predictor hit each round after the first, so fewer SelFlush messages
+#   than sRSP's broadcasts;
+# - owner and thief CTAs on one SM (sm.cta_groups = 1): the thief's remote
+#   operations that find the owner's marker in their own L1 run at cta
+#   scope (fence halves included), with fewer messages than sRSP;
+# - the injected fault blind_shortcut (the shortcut without an LR-TBL hit)
+#   reads stale data in every mode.
+#
+# usage: bash tests/cli/srsp_opt_gpu.sh <path-to-tlmgpu> <source-dir>
+set -u
+T=$1
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+source "$2/tests/cli/lib/checks.sh"
+P="$2/platforms/titanv.json"
+S=(--set l1.atomic_mode=scoped)
+O=("${S[@]}" --set l1.rsp=srsp_opt)
+R=("${S[@]}" --set l1.rsp=srsp)
+
+st() { stat_sum "$TMP/o/stats.json" "$1"; }
+no_stale() {
+  check "$1: no stale word ($(st stale_acquire) + $(st stale_release))" \
+    "$([[ $(st stale_acquire) == 0 && $(st stale_release) == 0 ]]; echo $?)"
+}
+
+for mode in functional lt at; do
+  run_passes "rsp srsp_opt $mode" -p "$P" -w litmus-rsp --timing $mode "${O[@]}"
+  no_stale "rsp srsp_opt $mode"
+  run_passes "lock srsp_opt $mode" -p "$P" -w litmus-lock --arg thieves=3 --arg iters=6 \
+    --timing $mode "${O[@]}"
+  check "lock srsp_opt $mode: no increment lost ($(st lost_increments))" \
+    "$([[ $(st lost_increments) == 0 ]]; echo $?)"
+
+  # The owner predictor: 8 rounds on one flag line, 7 of them predicted.
+  run_passes "one flag srsp $mode" -p "$P" -w litmus-rsp --arg one_flag=1 --timing $mode "${R[@]}"
+  f=$(st rsp_flush_msgs)
+  run_passes "one flag srsp_opt $mode" -p "$P" -w litmus-rsp --arg one_flag=1 --timing $mode \
+    "${O[@]}"
+  no_stale "one flag srsp_opt $mode"
+  fo=$(st rsp_flush_msgs) hits=$(st srsp_predictor_hits)
+  echo "one flag $mode: SelFlush srsp $f, srsp_opt $fo ($hits predicted, $(st srsp_predictor_misfires) misfired)"
+  check "one flag srsp_opt $mode: 7 predictor hits ($hits), fewer SelFlush ($fo < $f)" \
+    "$([[ $hits == 7 && $fo -lt $f ]]; echo $?)"
+  check "one flag srsp_opt $mode: each hit drained the owner ($(st rsp_flush_hits) >= $hits)" \
+    "$([[ $(st rsp_flush_hits) -ge $hits ]]; echo $?)"
+done
+
+# Same CU: every CTA on SM 0 of the 80, pollers keeping the L1 busy.
+C=(-w litmus-rsp --arg pollers=3 --set sm.cta_placement=deterministic --set sm.cta_groups=1)
+for mode in lt at; do
+  run_passes "same CU srsp $mode" -p "$P" "${C[@]}" --timing $mode "${R[@]}"
+  f=$(st rsp_flush_msgs) ops=$(st rsp_remote_ops)
+  run_passes "same CU srsp_opt $mode" -p "$P" "${C[@]}" --timing $mode "${O[@]}"
+  no_stale "same CU srsp_opt $mode"
+  echo "same CU $mode: srsp $ops remote ops, $f SelFlush; srsp_opt $(st rsp_remote_ops) remote ops, $(st rsp_flush_msgs) SelFlush, $(st srsp_shortcuts) shortcuts ($(st srsp_shortcut_fences) fences)"
+  check "same CU srsp_opt $mode: shortcuts taken ($(st srsp_shortcuts), fences $(st srsp_shortcut_fences))" \
+    "$([[ $(st srsp_shortcuts) -gt 0 && $(st srsp_shortcut_fences) -gt 0 ]]; echo $?)"
+  check "same CU srsp_opt $mode: fewer remote ops and SelFlush ($(st rsp_flush_msgs) < $f)" \
+    "$([[ $(st rsp_remote_ops) -lt $ops && $(st rsp_flush_msgs) -lt $f ]]; echo $?)"
+done
+
+# The shortcut without an LR-TBL hit: the thief's remote acquire becomes a
+# cta-scope one on its own L1 and reads stale data.
+for mode in functional lt at; do
+  "$T" run -p "$P" -w litmus-rsp --timing $mode "${O[@]}" --set l1.inject_fault=blind_shortcut \
+    --quiet --out "$TMP/o" >"$TMP/log" 2>&1
+  rc=$?
+  check "blind_shortcut is caught in $mode (exit $rc, $(st stale_acquire) stale)" \
+    "$([[ $rc -eq 1 && $(st stale_acquire) -gt 0 ]]; echo $?)"
+done
+
+# Same seed, same inputs: the same stats.
+run_passes "srsp_opt at" -p "$P" -w litmus-rsp --arg one_flag=1 --arg pollers=2 --timing at "${O[@]}"
+cp "$TMP/o/stats.json" "$TMP/a.json"
+run_passes "srsp_opt at again" -p "$P" -w litmus-rsp --arg one_flag=1 --arg pollers=2 --timing at \
+  "${O[@]}"
+check "srsp_opt at: identical stats" "$(cmp -s "$TMP/a.json" "$TMP/o/stats.json"; echo $?)"
+
+finish srsp_opt_gpu
