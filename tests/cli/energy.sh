@@ -4,8 +4,9 @@
 # run's own counters (stats.json total) and parameters (config.json): the
 # SCU and IRU categories equal counts x per-event energies, static energy
 # is power x simulated time for the GPU and each unit placed, a run without
-# a unit has none of its energy or area, and a platform with neither units
-# nor static power keeps the LAB paper's seven-category total exactly.
+# a unit has none of its energy or area, a platform with neither units
+# nor static power keeps the LAB paper's seven-category total exactly, and
+# the IRU's ring element hops (its route lengths) agree in lt and at.
 #
 # usage: bash tests/cli/energy.sh <path-to-tlmgpu> <source-dir>
 set -u
@@ -25,6 +26,8 @@ go scu -p "$2/examples/scu/gtx980-scu.json" -w bfs-frontier --arg version=scu-fi
   --input "$G" --timing lt
 go iru -p "$2/examples/iru/gtx980-iru.json" -w bfs-frontier --arg version=iru --input "$G" \
   --timing at
+go iru-lt -p "$2/examples/iru/gtx980-iru.json" -w bfs-frontier --arg version=iru --input "$G" \
+  --timing lt
 go iscu -p "$2/examples/iscu/gtx980-iscu.json" -w bfs-frontier --arg version=iscu --input "$G" \
   --timing lt
 go gpu -p "$2/platforms/gtx980.json" -w bfs-frontier --arg version=gpu --input "$G" --timing lt
@@ -82,6 +85,9 @@ case("scu run: SCU energy and static > 0", M["scu"]["energy_pj_scu"] > 0
      and M["scu"]["energy_pj_static_scu"] > 0 and M["scu"]["energy_pj_iru"] == 0)
 case("iru run: IRU energy > 0, ring hops counted", M["iru"]["energy_pj_iru"] > 0
      and total(g["iru"]["total"]["gpu"], "iru", "ring_element_hops") > 0)
+# An element's hops are its route's, however the packets were packed and timed.
+case("iru: the same ring element hops in lt and at", total(g["iru"]["total"]["gpu"], "iru",
+     "ring_element_hops") == total(load("iru-lt")[0]["total"]["gpu"], "iru", "ring_element_hops"))
 case("iscu run: both units' energy and area", M["iscu"]["energy_pj_scu"] > 0
      and M["iscu"]["energy_pj_iru"] > 0 and near(M["iscu"]["area_mm2_iru"], 4 * 5.98))
 case("gpu run: no unit energy, static or area", M["gpu"]["energy_pj_scu"] == 0
