@@ -108,7 +108,7 @@ TEST_CASE("energy: static energy is power times simulated time, per unit placed"
         Approx(m2["energy_pj_dynamic"].get<double>() + m2["energy_pj_static"].get<double>()));
 }
 
-TEST_CASE("area: the units placed, as a share of the die plus the units (thesis §5.3)",
+TEST_CASE("energy and area: the units placed, as a share of the die plus the units (§5.3)",
           "[energy]") {
   json g = gpu_without_units();
   json m;
