@@ -12,8 +12,14 @@
 namespace tlmgpu {
 
 // `gpu` is the "gpu" object of a stats section; `cycles` the section's
-// simulated core cycles. Metric names and meanings: docs/metrics.md.
-nlohmann::json compute_metrics(const nlohmann::json& gpu, double cycles, const PlatformSpec& p);
+// kernel core cycles; `seconds` its simulated time, over which static power
+// is charged (a run's: the kernels and the units' operations between them).
+// Metric names and meanings: docs/metrics.md.
+nlohmann::json compute_metrics(const nlohmann::json& gpu, double cycles, const PlatformSpec& p,
+                               double seconds);
+
+// The run's area metrics (area_*: the die, the units placed, their share).
+void add_area_metrics(nlohmann::json& m, const nlohmann::json& gpu, const PlatformSpec& p);
 
 // Per-access LAB energy (pJ) for the platform's LAB: {read, write}.
 std::pair<double, double> lab_access_energy(const PlatformSpec& p);

@@ -9,6 +9,7 @@
 
 #include "models/atomic_buffer/atomic_buffer_spec.hpp"
 #include "models/dram/dram_spec.hpp"
+#include "models/energy/area_spec.hpp"
 #include "models/energy/energy_spec.hpp"
 #include "models/gpudet/gpudet_spec.hpp"
 #include "models/iru/iru_spec.hpp"
@@ -86,6 +87,7 @@ struct PlatformSpec {
   ScuSpec scu; // stream compaction unit, when the topology places one (models/scu)
   IruSpec iru; // irregular-access reorder unit partitions, when placed (models/iru)
   EnergySpec energy;
+  AreaSpec area;     // die and unit areas, reported in the run metrics
   JitterSpec jitter; // non-determinism injection, off by default (jitter.hpp)
   // Which blocks exist and how they are bound: structure, not parameters, so
   // it is not visited; config.cpp reads it (merged onto default_topology()).
@@ -110,6 +112,7 @@ struct PlatformSpec {
     v.group("scu", scu);
     v.group("iru", iru);
     v.group("energy", energy);
+    v.group("area", area);
     v.group("jitter", jitter);
   }
   // Validates cross-block constraints and computes derived values of every block.

@@ -14,6 +14,11 @@ struct EnergySpec {
   double alu_op = 0, l1_read = 0, l1_write = 0, l1_reference_bytes = 0, smem_access = 0,
          l2_read = 0, l2_write = 0, noc_flit = 0, dram_access = 0, lab_inf_read = 0,
          lab_inf_write = 0;
+  // The SCU, IRU and static power (seed-003 §5.3: the thesis gives no
+  // absolute energy, so every value here is an assumption [A]; README.md).
+  double scu_element_stage = 0, scu_coalescer_access = 0, scu_hash_access = 0, iru_element = 0,
+         iru_hash_access = 0, iru_ring_hop = 0, gpu_static_w = 0, scu_static_w = 0,
+         iru_static_w = 0;
   std::string lab_energy;
 
   template <class V>
@@ -46,6 +51,35 @@ struct EnergySpec {
             "Table II LAB (Size Inf) read, per LAB access");
     v.param(lab_inf_write, "lab_inf_write", 54.5417, Range{0, 1e9}, "pJ/access",
             "Table II LAB (Size Inf) write, per LAB access (every access merges)");
+    v.param(scu_element_stage, "scu_element_stage", 0.5, Range{0, 1e9}, "pJ/element-stage",
+            "SCU pipeline, per element per stage: address generation (input elements), data "
+            "fetch (generated elements), data store (elements written) [A: a 32-bit register "
+            "and FIFO slot at 32 nm, 0.78 V; the thesis gives no number]");
+    v.param(scu_coalescer_access, "scu_coalescer_access", 1.0, Range{0, 1e9}, "pJ/lookup",
+            "SCU coalescing unit, per element group looked up (a line read issued or merged "
+            "into one in flight) [A: a search of 32 line tags at 32 nm]");
+    v.param(scu_hash_access, "scu_hash_access", 1.0, Range{0, 1e9}, "pJ/line",
+            "SCU filtering/grouping unit, per hash set line it reads or writes (its request "
+            "buffer and way compare; the line's L2 and NoC energy are charged there) [A: "
+            "l1_read scaled to the 18 KB hash request buffer, rounded up]");
+    v.param(iru_element, "iru_element", 0.5, Range{0, 1e9}, "pJ/element",
+            "IRU partition, per element classified (prefetcher, classifier, pipeline) [A: as "
+            "scu_element_stage]");
+    v.param(iru_hash_access, "iru_hash_access", 3.89, Range{0, 1e9}, "pJ/access",
+            "IRU reordering hash, per element inserted or merged (a read and a write of one "
+            "bank) [A: (l1_read + l1_write) x 40 KB / 32 KB, a bank of the 80 KB slice, as the "
+            "LAB formula scales Table II by capacity]");
+    v.param(iru_ring_hop, "iru_ring_hop", 63.5, Range{0, 1e9}, "pJ/element-hop",
+            "IRU ring, per element or secondary word per hop [A: noc_flit's energy per byte "
+            "(254 pJ / 40 B) x 10 B, the thesis' element size]");
+    v.param(gpu_static_w, "gpu_static_w", 0, Range{0, 1e6}, "W",
+            "GPU static (leakage) power, charged over the simulated time (0: the LAB paper's "
+            "dynamic-only energy; gtx980/tx1 set it, models/energy/README.md) [A]");
+    v.param(scu_static_w, "scu_static_w", 0, Range{0, 1e6}, "W",
+            "SCU static power, over the simulated time when a platform places an SCU [A]");
+    v.param(iru_static_w, "iru_static_w", 0, Range{0, 1e6}, "W",
+            "static power of one IRU partition, over the simulated time, per partition "
+            "placed [A]");
   }
   void derive() {}
 };

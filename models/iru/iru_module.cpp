@@ -158,6 +158,9 @@ IruModule::IruModule(sc_module_name n, SimContext& ctx, const IruSpec& spec, uin
                                    "on the ring")),
       ring_forwarded_(
           stats_.counter("ring_forwarded", "packets", "packets passed on to the next partition")),
+      ring_hops_(stats_.counter("ring_element_hops", "elements",
+                                "elements and secondary words this partition moved one hop on "
+                                "the ring (sent or passed on; energy)")),
       secondary_sent_(stats_.counter("secondary_sent", "words",
                                      "secondary words sent to the partition holding their index")),
       requests_(stats_.counter("requests", "requests", "warp load_iru requests (index line)")),

@@ -72,6 +72,7 @@ void IruModule::flush_posts() {
     local_q_.pop_front();
     local_elems_ -= header_of(t->data()).count;
     ++ring_packets_;
+    ring_hops_ += header_of(t->data()).count;
     const Cycle at = t->initiator_state<Cycle>();
     sc_time d = ctx_.timed() ? clk_.until(at) : SC_ZERO_TIME;
     ring_out.b_transport(*t, d);
@@ -87,6 +88,7 @@ void IruModule::ring_b_transport(Payload& t, sc_time& d) {
                                 : 0;
   if (h.dest != index_) {
     ++ring_forwarded_;
+    ring_hops_ += h.count;
     sc_time on = ctx_.timed() ? clk_.until(at) : SC_ZERO_TIME;
     ring_out.b_transport(t, on);
     return;
@@ -151,6 +153,7 @@ void IruModule::pump_ring() {
       local_elems_ -= h.count;
       ++ring_packets_;
     }
+    ring_hops_ += h.count;
     link_free_ = now + link_cycles(h.count);
     ring_out.send(*t);
   }

@@ -17,6 +17,9 @@ ScuModule::ScuModule(sc_core::sc_module_name n, SimContext& ctx, const ScuSpec& 
       cycles_(stats_.counter("cycles", "cycles", "SCU cycles busy (GPU/SCU time split)")),
       elements_in_(stats_.counter("elements_in", "elements", "input elements (vector lengths)")),
       elements_out_(stats_.counter("elements_out", "elements", "elements written")),
+      data_elements_(stats_.counter("data_elements", "elements",
+                                    "data elements the address generator produced (after a "
+                                    "filter vector, before filtering; energy)")),
       vector_reads_(stats_.counter("vector_reads", "lines", "mask/index/count line reads")),
       data_reads_(stats_.counter("data_reads", "lines", "data line reads after coalescing")),
       writes_(stats_.counter("writes", "lines", "output line writes (coalesced)")),
@@ -242,6 +245,8 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
       for (const ScuElement& e : elems)
         check_range(mem, c, "data element", e.addr, c.elem_bytes);
     if (c.apply) elems = apply_filter(core, elems, mem);
+    for (const ScuElement& e : elems)
+      data_elements_ += e.repeat;
     if (c.order) { // the gather list needs every element first
       all.insert(all.end(), elems.begin(), elems.end());
       continue;

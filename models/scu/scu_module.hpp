@@ -126,8 +126,9 @@ private:
   };
   std::vector<PullSlot> slots_;
   bool want_sec_ = false;
-  Counter &ops_, &cycles_, &elements_in_, &elements_out_, &vector_reads_, &data_reads_, &writes_,
-      &merged_groups_, &filtered_, &hash_reads_, &hash_writes_, &iru_elements_, &iru_replies_;
+  Counter &ops_, &cycles_, &elements_in_, &elements_out_, &data_elements_, &vector_reads_,
+      &data_reads_, &writes_, &merged_groups_, &filtered_, &hash_reads_, &hash_writes_,
+      &iru_elements_, &iru_replies_;
 };
 
 // The block type `scu` (scu_blocks.cpp): one port `mem`, an initiator bound

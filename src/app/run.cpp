@@ -106,7 +106,9 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
     nlohmann::json plain; // values only, as in the kernel sections
     ctx.stats.dump(plain, StatView::Total, false);
     const nlohmann::json& g = plain.value("gpu", nlohmann::json::object());
-    stats["metrics"] = compute_metrics(g, g.value("kernel_cycles", 0.0), o.platform);
+    stats["metrics"] =
+        compute_metrics(g, g.value("kernel_cycles", 0.0), o.platform, sc_time_stamp().to_seconds());
+    add_area_metrics(stats["metrics"], g, o.platform);
   }
   // One section per kernel (epoch view), spliced in kernel by kernel.
   write_json(dir, "stats.json", stats, &ctx.kernels);
@@ -134,6 +136,7 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
       out << "lab: " << LabCore::mode_label(o.platform.lab) << "\n";
     for (size_t i = 0; i < ctx.kernels.size(); ++i)
       out << summarize_kernel(ctx.kernels.at(i), o.platform.sm.clock_mhz);
+    out << summarize_units(stats["metrics"]);
     print_run_footer(out, o, "core cycles", cycles, host_s, o.platform.name,
                      error.empty() ? "passed" : "FAILED: " + error);
   }

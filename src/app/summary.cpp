@@ -29,4 +29,23 @@ std::string summarize_kernel(const nlohmann::json& kernel, double core_mhz) {
   return buf;
 }
 
+std::string summarize_units(const nlohmann::json& m) {
+  auto get = [&](const char* k) { return m.value(k, 0.0); };
+  if (get("area_mm2_scu") == 0 && get("area_mm2_iru") == 0 && get("energy_pj_static") == 0)
+    return "";
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "run energy %.2f uJ: dynamic %.2f (of it SCU %.3f, IRU %.3f), static %.2f (GPU "
+                "%.2f, SCU %.3f, IRU %.3f); area: SCU %.2f mm^2 (%.1f %%), IRU %.2f mm^2 (%.1f "
+                "%%), together %.1f %% of %.1f mm^2 GPU + units\n",
+                get("energy_pj_total") * 1e-6, get("energy_pj_dynamic") * 1e-6,
+                get("energy_pj_scu") * 1e-6, get("energy_pj_iru") * 1e-6,
+                get("energy_pj_static") * 1e-6, get("energy_pj_static_gpu") * 1e-6,
+                get("energy_pj_static_scu") * 1e-6, get("energy_pj_static_iru") * 1e-6,
+                get("area_mm2_scu"), get("area_pct_scu"), get("area_mm2_iru"), get("area_pct_iru"),
+                get("area_pct_units"),
+                get("area_mm2_gpu") + get("area_mm2_scu") + get("area_mm2_iru"));
+  return buf;
+}
+
 } // namespace tlmgpu

@@ -34,6 +34,27 @@ double number(const json& o, const std::string& group, const std::string& stat) 
   if (!o.contains(group) || !o[group].contains(stat) || !o[group][stat].is_number()) return 0;
   return o[group][stat].get<double>();
 }
+// Blocks placed: children of `gpu` named `prefix`... that carry `stat`.
+double placed(const json& gpu, const std::string& prefix, const std::string& stat) {
+  double n = 0;
+  for (auto& [name, node] : gpu.items())
+    if (name.rfind(prefix, 0) == 0 && node.is_object() && node.contains(stat)) ++n;
+  return n;
+}
+// The units' dynamic energy (pJ) from their own counters (README.md, "SCU,
+// IRU and static").
+double scu_energy(const json& g, const EnergySpec& e) {
+  const double stages = sum_over(g, "scu", "elements_in") + sum_over(g, "scu", "data_elements") +
+                        sum_over(g, "scu", "elements_out");
+  const double lookups = sum_over(g, "scu", "data_reads") + sum_over(g, "scu", "merged_groups");
+  const double hash = sum_over(g, "scu", "hash_reads") + sum_over(g, "scu", "hash_writes");
+  return stages * e.scu_element_stage + lookups * e.scu_coalescer_access + hash * e.scu_hash_access;
+}
+double iru_energy(const json& g, const EnergySpec& e) {
+  return sum_over(g, "iru", "elements") * e.iru_element +
+         (sum_over(g, "iru", "inserted") + sum_over(g, "iru", "merged")) * e.iru_hash_access +
+         sum_over(g, "iru", "ring_element_hops") * e.iru_ring_hop;
+}
 } // namespace
 
 std::pair<double, double> lab_access_energy(const PlatformSpec& p) {
@@ -52,7 +73,7 @@ std::pair<double, double> lab_access_energy(const PlatformSpec& p) {
   return {e.l1_read * scale, e.l1_write * scale};
 }
 
-json compute_metrics(const json& g, double cycles, const PlatformSpec& p) {
+json compute_metrics(const json& g, double cycles, const PlatformSpec& p, double seconds) {
   const EnergySpec& e = p.energy;
   json m;
   m["cycles"] = cycles;
@@ -116,8 +137,35 @@ json compute_metrics(const json& g, double cycles, const PlatformSpec& p) {
     m[std::string("energy_pj_") + names[i]] = parts[i];
     total += parts[i];
   }
-  m["energy_pj_total"] = total;
+  // The units' dynamic energy, and static power over the section's
+  // simulated time (W x s = 1e12 pJ) for the GPU and each unit placed.
+  const double scus = placed(g, "scu", "ops"), irus = placed(g, "iru", "elements");
+  const double scu = scu_energy(g, e), iru = iru_energy(g, e);
+  const double st_gpu = e.gpu_static_w * seconds * 1e12,
+               st_scu = scus * e.scu_static_w * seconds * 1e12,
+               st_iru = irus * e.iru_static_w * seconds * 1e12;
+  m["energy_pj_scu"] = scu;
+  m["energy_pj_iru"] = iru;
+  m["energy_pj_static_gpu"] = st_gpu;
+  m["energy_pj_static_scu"] = st_scu;
+  m["energy_pj_static_iru"] = st_iru;
+  m["energy_pj_static"] = st_gpu + st_scu + st_iru;
+  m["energy_pj_dynamic"] = total + scu + iru;
+  m["energy_pj_total"] = total + scu + iru + st_gpu + st_scu + st_iru;
   return m;
+}
+
+void add_area_metrics(json& m, const json& g, const PlatformSpec& p) {
+  const AreaSpec& a = p.area;
+  const double scu = placed(g, "scu", "ops") * a.scu_mm2,
+               iru = placed(g, "iru", "elements") * a.iru_partition_mm2;
+  auto share = [&](double unit) { return 100 * ratio(unit, a.gpu_die_mm2 + unit); };
+  m["area_mm2_gpu"] = a.gpu_die_mm2;
+  m["area_mm2_scu"] = scu;
+  m["area_mm2_iru"] = iru;
+  m["area_pct_scu"] = share(scu);
+  m["area_pct_iru"] = share(iru);
+  m["area_pct_units"] = share(scu + iru);
 }
 
 } // namespace tlmgpu

@@ -140,6 +140,15 @@ bool has_metric(const ojson& results, const std::string& name) {
   return false;
 }
 
+bool nonzero_metric(const ojson& results, const std::string& name) {
+  for (const ojson& row : results["points"])
+    if (row.value("status", "") == "passed") {
+      const double v = metric(&row, name);
+      if (v != 0 && !std::isnan(v)) return true;
+    }
+  return false;
+}
+
 BarChart metric_chart(const ojson& results, const std::string& platform, const std::string& name,
                       bool normalise) {
   return build(results, platform, 1, [&](Row row, Row base) -> std::vector<double> {

@@ -57,5 +57,7 @@ std::vector<MissingInput> missing_inputs(const nlohmann::ordered_json& results,
 
 // True when at least one point has `metric`.
 bool has_metric(const nlohmann::ordered_json& results, const std::string& metric);
+// True when at least one passed point has `metric` and it is not 0.
+bool nonzero_metric(const nlohmann::ordered_json& results, const std::string& metric);
 
 } // namespace tlmgpu::sweep

@@ -54,6 +54,9 @@ const Figure kFigures[] = {
 };
 
 const char* const kEnergyParts[] = {"alu", "smem", "l1", "l2", "noc", "lab", "dram"};
+// Shown only when some point has them (SCU/IRU platforms, static power set),
+// so a LAB sweep's figure keeps the paper's seven categories.
+const char* const kUnitEnergyParts[] = {"scu", "iru", "static"};
 
 void energy_figure(std::ostringstream& os, const ojson& r, const std::string& platform);
 void serialization_figure(std::ostringstream& os, const ojson& r, const std::string& platform);
@@ -136,6 +139,11 @@ void energy_figure(std::ostringstream& os, const ojson& r, const std::string& pl
   std::vector<std::string> parts, names;
   for (const char* p : kEnergyParts)
     if (has_metric(r, std::string("energy_pj_") + p)) {
+      parts.push_back(std::string("energy_pj_") + p);
+      names.push_back(p);
+    }
+  for (const char* p : kUnitEnergyParts)
+    if (nonzero_metric(r, std::string("energy_pj_") + p)) {
       parts.push_back(std::string("energy_pj_") + p);
       names.push_back(p);
     }

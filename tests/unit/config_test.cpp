@@ -310,7 +310,8 @@ TEST_CASE("config: describe rows and blocks", "[config]") {
   CHECK(has_ways);
   CHECK(block_names() == std::vector<std::string>{"sim", "sm", "l1", "lab", "dab", "gpudet",
                                                   "shared_mem", "xbar", "l2", "dram", "address_map",
-                                                  "mmio", "scu", "iru", "energy", "jitter"});
+                                                  "mmio", "scu", "iru", "energy", "area",
+                                                  "jitter"});
   for (const std::string& b : block_names())
     CHECK_FALSE(describe_block(b).empty());
   CHECK_THAT(error_of([] { describe_block("l3"); }),

@@ -85,6 +85,27 @@ TEST_CASE("sweep report: energy stack is normalised to the baseline's total", "[
   CHECK(ch.values[2][1][0] == Approx(0.125));
 }
 
+TEST_CASE("sweep report: the units' and static energy are stacked only where a point has them",
+          "[sweep]") {
+  auto v = [](const std::string& c, const std::string&, const std::string&) {
+    return c == "B" ? 100.0 : 50.0;
+  };
+  ojson r = results(v, true);
+  for (const char* m : {"energy_pj_scu", "energy_pj_static"})
+    r["metrics"].push_back(m);
+  for (ojson& row : r["points"]) {
+    row["metrics"]["energy_pj_scu"] = 0.0;
+    row["metrics"]["energy_pj_static"] = row["config"] == "L" ? 5.0 : 0.0;
+  }
+  CHECK(nonzero_metric(r, "energy_pj_static"));
+  CHECK_FALSE(nonzero_metric(r, "energy_pj_scu"));
+  CHECK_FALSE(nonzero_metric(r, "energy_pj_iru")); // not a metric at all
+  r["points"][3]["status"] = "failed";             // L's points: only passed ones count
+  r["points"][4]["status"] = "failed";
+  r["points"][5]["status"] = "failed";
+  CHECK_FALSE(nonzero_metric(r, "energy_pj_static"));
+}
+
 TEST_CASE("sweep report: Fig. 9 roles come from the configs' overrides", "[sweep]") {
   auto cfg = [](std::string label, ojson set) {
     return ojson{{"label", label}, {"set", set}, {"timing", ""}};

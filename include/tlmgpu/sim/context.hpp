@@ -122,7 +122,8 @@ public:
     nlohmann::json tree;
     stats.dump(tree, StatView::Epoch, false);
     nlohmann::json metrics =
-        compute_metrics(tree.value("gpu", nlohmann::json::object()), double(cycles), platform);
+        compute_metrics(tree.value("gpu", nlohmann::json::object()), double(cycles), platform,
+                        double(cycles) / (platform.sm.clock_mhz * 1e6));
     if (run.kernel_log) {
       nlohmann::json line = {{"device", device}, {"name", name}, {"cycles", cycles}};
       line["metrics"] = metrics;
