@@ -50,7 +50,7 @@ std::string kinds(const std::vector<StreamOp>& ops) {
 
 } // namespace
 
-TEST_CASE("streams: tasks take a GPU's streams round robin; a hit waits for another stream's fill",
+TEST_CASE("streams: tasks take a GPU's streams round robin, a hit waits for another stream's fill",
           "[runtime]") {
   StatGroup root;
   RuntimeSpec spec = defaults<RuntimeSpec>();
@@ -118,7 +118,7 @@ TEST_CASE("stream buffer: a flush issues all H2D and memsets, then kernels, then
   CHECK(count(root, "stream_buffer.gpu_0.ops") == 10);
 }
 
-TEST_CASE("stream buffer: full at `entries` in one array; every `idle_checks`-th check flushes; "
+TEST_CASE("stream buffer: full at `entries` in one array, every `idle_checks`-th check flushes, "
           "peer copies are never buffered",
           "[runtime]") {
   StatGroup root;
