@@ -61,6 +61,10 @@ NodeHostModule::NodeHostModule(sc_module_name n, rt::Runtime& rt, uvm::ManagedMe
       gc_ps_(stats_.counter("gc_ps", "ps", "worker time spent in sweeps and eviction merges")) {
   for (StreamEngineModule* s : streams_)
     s->progress = &progress_;
+  const RuntimeSpec& r = rt.spec();
+  if (r.stream_buffering)
+    buffer_ = std::make_unique<rt::StreamBuffer>(rt.gpus(), r.buffer_entries, r.buffer_idle_checks,
+                                                 parent);
   SC_HAS_PROCESS(NodeHostModule);
   SC_THREAD(driver);
   for (uint32_t w = 0; w < spec.workers; ++w)
@@ -74,6 +78,7 @@ void NodeHostModule::driver() {
 }
 
 void NodeHostModule::wait_stream(uint32_t gpu) {
+  if (buffer_) flush(gpu, rt::StreamBuffer::Flush::Sync);
   while (!streams_[gpu]->idle())
     wait(streams_[gpu]->drained());
   hold(spec_.sync_us);
@@ -103,17 +108,42 @@ bool NodeHostModule::launch_gpu_task(uint32_t w) {
     misses += op.cause == rt::Cause::Miss ? 1 : 0;
   // Onto the stream at once, in launch order: a task that hits on a copy
   // another task is filling must queue behind that fill (seed-004 §4.3). An
-  // operation starts no earlier than the worker has issued it.
-  const double issue_us =
-      spec_.edt_us + spec_.api_us * double(ops.size()) + spec_.malloc_us * double(misses);
+  // operation starts no earlier than the worker has issued it. Buffered, the
+  // API calls are made when the buffer is flushed.
+  const double setup_us = spec_.edt_us + spec_.malloc_us * double(misses);
+  if (buffer_) {
+    const bool full = buffer_->add(uint32_t(g), std::move(ops));
+    hold(setup_us);
+    if (full) flush(uint32_t(g), rt::StreamBuffer::Flush::Full);
+  } else {
+    const double api_us = spec_.api_us * double(ops.size());
+    issue_all(uint32_t(g), std::move(ops), setup_us + api_us);
+  }
+  busy_ps_ += ps_since(t0);
+  return true;
+}
+
+void NodeHostModule::issue_all(uint32_t gpu, std::vector<rt::StreamOp> ops, double issue_us) {
   const double issued_s = sc_time_stamp().to_seconds() + issue_us * 1e-6;
   for (rt::StreamOp& op : ops) {
     op.not_before_s = issued_s;
-    streams_[uint32_t(g)]->push(std::move(op));
+    streams_[gpu]->push(std::move(op));
   }
   hold(issue_us);
-  busy_ps_ += ps_since(t0);
-  return true;
+}
+
+void NodeHostModule::flush(uint32_t gpu, rt::StreamBuffer::Flush why) {
+  std::vector<rt::StreamOp> ops = buffer_->flush(gpu, why);
+  if (ops.empty()) return;
+  const double api_us = spec_.api_us * double(ops.size());
+  issue_all(gpu, std::move(ops), api_us);
+}
+
+// ARTS calls checkStreams from every loop iteration that ran no GPU task.
+void NodeHostModule::check_streams() {
+  if (!buffer_->check()) return;
+  for (uint32_t g = 0; g < streams_.size(); ++g)
+    flush(g, rt::StreamBuffer::Flush::Idle);
 }
 
 bool NodeHostModule::run_cpu_task(uint32_t w) {
@@ -136,12 +166,14 @@ void NodeHostModule::lc_sync(rt::Guid db) {
   const rt::TreePlan plan = rt_.sync_begin(db);
   for (const auto& [root, other] : plan.steps) {
     wait_stream(other); // its copy is final (and merged, if it was a root below)
+    if (buffer_) flush(root, rt::StreamBuffer::Flush::Sync); // before a peer copy
     streams_[root]->push(rt_.sync_copy(db, root, other));
     streams_[root]->push(rt_.sync_merge(db, root));
     hold(2 * spec_.api_us);
   }
   const double merge_s = double(rt_.db(db).bytes) / (spec_.merge_gbps * 1e9);
   for (uint32_t root : plan.roots) {
+    if (buffer_) flush(root, rt::StreamBuffer::Flush::Sync);
     streams_[root]->push(rt_.sync_to_host(db, root));
     hold(spec_.api_us);
     wait_stream(root);
@@ -186,12 +218,20 @@ bool NodeHostModule::write_back_evictions() {
 void NodeHostModule::worker(uint32_t w) {
   while (rt_.impossible().empty()) {
     bool worked = write_back_evictions();
-    worked = launch_gpu_task(w) || worked;
+    const bool launched = launch_gpu_task(w);
+    if (!launched && buffer_) check_streams();
+    worked = launched || worked;
     worked = run_cpu_task(w) || worked;
     if (worked || rt_.take_progress()) continue;
     const int g = rt_.take_gc_request();
     if (g >= 0 && rt_.spec().gc == "on_demand" && collect(uint32_t(g))) continue;
     if (rt_.spec().gc == "idle" && collect(uint32_t(idle_sweep_++ % rt_.gpus()))) continue;
+    // A real worker spins; with operations buffered its checkStreams calls
+    // are what eventually flushes them, so it spins here too.
+    if (buffer_ && buffer_->any()) {
+      hold(spec_.idle_loop_us);
+      continue;
+    }
     wait(progress_);
   }
 }

@@ -10,11 +10,13 @@
 
 #include "models/node/stream_engine_module.hpp"
 #include "models/runtime/runtime.hpp"
+#include "models/runtime/stream_buffer.hpp"
 #include "models/uvm/managed_memory.hpp"
 
 #include <systemc>
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace tlmgpu {
@@ -69,6 +71,13 @@ private:
   // anything was freed.
   bool collect(uint32_t gpu);
   bool write_back_evictions(); // true if there were any
+  // Onto GPU `gpu`'s streams at once, in order, each not before the
+  // worker's `issue_us` of host time (which it then spends).
+  void issue_all(uint32_t gpu, std::vector<rt::StreamOp> ops, double issue_us);
+  // Stream buffering (runtime.stream_buffering): the GPU's buffered
+  // operations onto its streams, one API call each; checkStreams.
+  void flush(uint32_t gpu, rt::StreamBuffer::Flush why);
+  void check_streams();
 
   void hold(double us) { wait(sc_core::sc_time(us, sc_core::SC_US)); }
 
@@ -79,6 +88,7 @@ private:
   sc_core::sc_event progress_;
   bool finished_ = false;
   uint64_t idle_sweep_ = 0;
+  std::unique_ptr<rt::StreamBuffer> buffer_; // null: buffering off
   StatGroup stats_;
   Counter &busy_ps_, &sync_ps_, &gc_ps_;
 };

@@ -18,8 +18,9 @@ NodeModule::NodeModule(sc_module_name n, const NodeRuntimeSpec& spec,
   fabric_ = std::make_unique<FabricModule>("fabric", spec.fabric, count, whole_transfers, stats_);
   std::vector<StreamEngineModule*> used;
   for (uint32_t g = 0; g < rt_->gpus(); ++g) {
-    streams_.push_back(std::make_unique<StreamEngineModule>(
-        ("gpu_" + std::to_string(g)).c_str(), g, spec.gpu_time, spec.host.callback_us, stats_));
+    streams_.push_back(std::make_unique<StreamEngineModule>(("gpu_" + std::to_string(g)).c_str(), g,
+                                                            spec.gpu_time, spec.host.callback_us,
+                                                            spec.runtime.streams, stats_));
     streams_.back()->fabric.bind(fabric_->in);
     if (full) {
       devices_.push_back(std::make_unique<NodeGpuModule>(("device_" + std::to_string(g)).c_str(),

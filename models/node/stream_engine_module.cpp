@@ -6,9 +6,16 @@ using namespace sc_core;
 
 namespace tlmgpu {
 
+namespace {
+uint64_t ps_since(const sc_time& t0) {
+  return uint64_t((sc_time_stamp() - t0).to_seconds() * 1e12 + 0.5);
+}
+} // namespace
+
 StreamEngineModule::StreamEngineModule(sc_module_name n, uint32_t gpu, const GpuTimeSpec& time,
-                                       double callback_us, StatGroup& parent)
+                                       double callback_us, uint32_t streams, StatGroup& parent)
     : sc_module(n), fabric("fabric"), gpu_(gpu), time_(time), callback_us_(callback_us),
+      multi_(streams > 1), copies_free_(time.copy_engines),
       stats_(parent, "stream_" + std::to_string(gpu)),
       ops_run_(stats_.counter("ops", "ops", "stream operations run")),
       busy_ps_(stats_.counter("busy_ps", "ps", "time the stream was running an operation")),
@@ -18,19 +25,61 @@ StreamEngineModule::StreamEngineModule(sc_module_name n, uint32_t gpu, const Gpu
                                "managed-memory kernels: time stalled for fault batches")),
       migrate_ps_(stats_.counter("migrate_ps", "ps",
                                  "managed-memory kernels: time migrating pages (in kernel_ps)")) {
+  // Declared with several streams only: one stream's stats.json stays as it was.
+  if (multi_) {
+    active_ps_ = &stats_.counter("active_ps", "ps", "time at least one stream ran an operation");
+    overlap_ps_ = &stats_.counter("overlap_ps", "ps", "time two or more streams ran operations");
+    copy_kernel_ps_ = &stats_.counter("copy_kernel_overlap_ps", "ps",
+                                      "time a copy and a kernel (or memset) ran at once");
+  }
+  for (uint32_t k = 0; k < streams; ++k) {
+    lanes_.push_back(std::make_unique<Lane>());
+    if (!multi_) continue;
+    Lane& l = *lanes_.back();
+    l.stats = std::make_unique<StatGroup>(stats_, "s" + std::to_string(k));
+    l.ops_run = &l.stats->counter("ops", "ops", "operations this stream ran");
+    l.busy_ps = &l.stats->counter("busy_ps", "ps", "time this stream ran an operation");
+    l.dep_wait_ps = &l.stats->counter(
+        "dep_wait_ps", "ps", "time its next operation waited for another stream (fill, join)");
+    l.copy_wait_ps =
+        &l.stats->counter("copy_wait_ps", "ps", "time its next copy waited for a copy engine");
+    l.kernel_wait_ps =
+        &l.stats->counter("kernel_wait_ps", "ps",
+                          "time its next kernel or memset waited for the GPU's kernel engine");
+  }
   SC_HAS_PROCESS(StreamEngineModule);
-  SC_THREAD(run);
+  SC_THREAD(run0);
+  for (uint32_t k = 1; k < streams; ++k)
+    sc_spawn([this, k] { run(k); }, ("s" + std::to_string(k)).c_str());
 }
 
 void StreamEngineModule::attach_trace(TraceWriter& t, uint32_t pid) {
   trace_ = &t;
   pid_ = pid;
-  tid_ = t.track(pid, "gpu_" + std::to_string(gpu_) + " stream");
+  for (size_t k = 0; k < lanes_.size(); ++k)
+    lanes_[k]->tid = t.track(pid, "gpu_" + std::to_string(gpu_) + " stream" +
+                                      (multi_ ? " " + std::to_string(k) : ""));
 }
 
 void StreamEngineModule::push(rt::StreamOp op) {
-  ops_.push_back(std::move(op));
-  added_.notify(SC_ZERO_TIME);
+  if (op.stream >= lanes_.size())
+    throw SimError(std::string(name()) + ": an operation for stream " + std::to_string(op.stream) +
+                   " of " + std::to_string(lanes_.size()));
+  Lane& l = *lanes_[op.stream];
+  Queued q;
+  if (op.join)
+    for (const auto& o : lanes_)
+      q.after.push_back(o->pushed);
+  q.op = std::move(op);
+  ++l.pushed;
+  l.ops.push_back(std::move(q));
+  l.added.notify(SC_ZERO_TIME);
+}
+
+bool StreamEngineModule::idle() const {
+  for (const auto& l : lanes_)
+    if (!l->ops.empty() || l->busy) return false;
+  return true;
 }
 
 void StreamEngineModule::copy(rt::OpKind kind, uint32_t peer, uint32_t memory, uint64_t bytes) {
@@ -87,51 +136,129 @@ void StreamEngineModule::device_kernel(const rt::StreamOp& op) {
   device_->run(*op.kernel, blocks);
 }
 
-void StreamEngineModule::run() {
+StreamEngineModule::Engine StreamEngineModule::engine_of(rt::OpKind k) {
+  switch (k) {
+  case rt::OpKind::H2D:
+  case rt::OpKind::D2H:
+  case rt::OpKind::P2P:
+    return Engine::Copy;
+  case rt::OpKind::Memset:
+  case rt::OpKind::Kernel:
+    return Engine::Kernel;
+  case rt::OpKind::Callback:
+    break;
+  }
+  return Engine::None;
+}
+
+bool StreamEngineModule::may_start(const Queued& q) const {
+  for (size_t k = 0; k < q.after.size(); ++k)
+    if (lanes_[k]->done < q.after[k]) return false;
+  return !q.op.ready || q.op.ready();
+}
+
+void StreamEngineModule::acquire(Engine e, Lane& l) {
+  const sc_time t0 = sc_time_stamp();
+  if (e == Engine::Copy) {
+    while (copies_free_ == 0)
+      wait(freed_);
+    --copies_free_;
+    *l.copy_wait_ps += ps_since(t0);
+  } else if (e == Engine::Kernel) {
+    while (kernel_busy_)
+      wait(freed_);
+    kernel_busy_ = true;
+    *l.kernel_wait_ps += ps_since(t0);
+  }
+}
+
+void StreamEngineModule::release(Engine e) {
+  if (e == Engine::Copy) ++copies_free_;
+  if (e == Engine::Kernel) kernel_busy_ = false;
+  if (e != Engine::None) freed_.notify(SC_ZERO_TIME);
+}
+
+void StreamEngineModule::active(Engine e, int delta) {
+  const uint64_t dt = ps_since(since_);
+  const uint32_t n = copies_active_ + kernels_active_ + others_active_;
+  if (n >= 1) *active_ps_ += dt;
+  if (n >= 2) *overlap_ps_ += dt;
+  if (copies_active_ && kernels_active_) *copy_kernel_ps_ += dt;
+  since_ = sc_time_stamp();
+  uint32_t& c = e == Engine::Copy     ? copies_active_
+                : e == Engine::Kernel ? kernels_active_
+                                      : others_active_;
+  c = delta > 0 ? c + 1 : c - 1;
+}
+
+void StreamEngineModule::execute(const rt::StreamOp& op) {
+  switch (op.kind) {
+  case rt::OpKind::H2D:
+  case rt::OpKind::D2H:
+  case rt::OpKind::P2P:
+    copy(op.kind, op.peer, op.memory, op.bytes);
+    break;
+  case rt::OpKind::Memset:
+    wait(sc_time(memset_seconds(time_, op.bytes), SC_SEC));
+    break;
+  case rt::OpKind::Kernel:
+    if (device_ && (op.kernel || op.cause == rt::Cause::Task))
+      device_kernel(op);
+    else if (op.waves)
+      managed_kernel(op);
+    else
+      wait(sc_time(kernel_seconds(time_, op.cost), SC_SEC));
+    break;
+  case rt::OpKind::Callback:
+    wait(sc_time(callback_us_, SC_US));
+    break;
+  }
+}
+
+void StreamEngineModule::run(uint32_t lane) {
+  Lane& l = *lanes_[lane];
   for (;;) {
-    while (ops_.empty()) {
+    while (l.ops.empty()) {
       drained_.notify(SC_ZERO_TIME);
-      wait(added_);
+      wait(l.added);
     }
-    rt::StreamOp op = std::move(ops_.front());
-    ops_.pop_front();
-    busy_ = true;
+    Queued q = std::move(l.ops.front());
+    l.ops.pop_front();
+    l.busy = true;
+    const rt::StreamOp& op = q.op;
     const double now = sc_time_stamp().to_seconds();
     if (op.not_before_s > now) wait(sc_time(op.not_before_s - now, SC_SEC));
-    const sc_time t0 = sc_time_stamp();
-    switch (op.kind) {
-    case rt::OpKind::H2D:
-    case rt::OpKind::D2H:
-    case rt::OpKind::P2P:
-      copy(op.kind, op.peer, op.memory, op.bytes);
-      break;
-    case rt::OpKind::Memset:
-      wait(sc_time(memset_seconds(time_, op.bytes), SC_SEC));
-      break;
-    case rt::OpKind::Kernel:
-      if (device_ && (op.kernel || op.cause == rt::Cause::Task))
-        device_kernel(op);
-      else if (op.waves)
-        managed_kernel(op);
-      else
-        wait(sc_time(kernel_seconds(time_, op.cost), SC_SEC));
-      break;
-    case rt::OpKind::Callback:
-      wait(sc_time(callback_us_, SC_US));
-      break;
+    const Engine engine = engine_of(op.kind);
+    if (multi_) {
+      const sc_time w0 = sc_time_stamp();
+      while (!may_start(q))
+        wait(ended_);
+      *l.dep_wait_ps += ps_since(w0);
+      acquire(engine, l);
+      active(engine, +1);
     }
-    const uint64_t spent = uint64_t((sc_time_stamp() - t0).to_seconds() * 1e12 + 0.5);
+    const sc_time t0 = sc_time_stamp();
+    execute(op);
+    const uint64_t spent = ps_since(t0);
     busy_ps_ += spent;
     if (op.kind == rt::OpKind::Kernel || op.kind == rt::OpKind::Memset)
       kernel_ps_ += spent;
     else if (op.kind != rt::OpKind::Callback)
       copy_ps_ += spent;
     ++ops_run_;
+    if (multi_) {
+      ++*l.ops_run;
+      *l.busy_ps += spent;
+      active(engine, -1);
+      release(engine);
+    }
     if (trace_)
-      trace_->span(pid_, tid_, std::string(rt::to_string(op.kind)) + " " + rt::to_string(op.cause),
+      trace_->span(pid_, l.tid, std::string(rt::to_string(op.kind)) + " " + rt::to_string(op.cause),
                    t0, sc_time_stamp(), {{"bytes", op.bytes}, {"peer", op.peer}});
     if (op.effect && !(device_ && op.kernel)) op.effect();
-    busy_ = false;
+    ++l.done;
+    l.busy = false;
+    if (multi_) ended_.notify(SC_ZERO_TIME);
     if (progress) progress->notify(SC_ZERO_TIME);
   }
 }

@@ -1,10 +1,18 @@
-// One GPU of a node, as the runtime sees it (seed-004 §7.1): an in-order
-// stream engine that runs the runtime's operations one after another
-// (copies over the fabric, memsets, kernels on the kernel-time model, host
-// callbacks, kernels on managed memory wave by wave with their fault
-// stalls and page migrations), and runs each operation's functional effect
-// when it ends. With a full GPU model attached (gpu_model.kind = full),
-// a task's kernel runs as a real kernel on it instead (node_gpu_module.hpp).
+// One GPU of a node, as the runtime sees it (seed-004 §7.1): its streams
+// (runtime.streams, one by default as in the reference), each running its
+// operations in order (copies over the fabric, memsets, kernels on the
+// kernel-time model, host callbacks, kernels on managed memory wave by wave
+// with their fault stalls and page migrations), and running each
+// operation's functional effect when it ends. With a full GPU model
+// attached (gpu_model.kind = full), a task's kernel runs as a real kernel on
+// it instead (node_gpu_module.hpp).
+//
+// Several streams overlap subject to the GPU's resources: `copy_engines`
+// copies at once (which then share the fabric's links), one kernel or
+// memset at a time on either GPU model (the kernel-time model has no
+// sharing rule for two kernels, and the full model runs one kernel between
+// launch and synchronize), callbacks freely. An operation may also wait for
+// a fill on another stream (`ready`) or for every stream (`join`).
 #pragma once
 
 #include "models/fabric/fabric_module.hpp"
@@ -17,6 +25,8 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <deque>
+#include <memory>
+#include <vector>
 
 namespace tlmgpu {
 
@@ -25,21 +35,43 @@ class NodeGpuModule;
 class StreamEngineModule : public sc_core::sc_module {
 public:
   StreamEngineModule(sc_core::sc_module_name n, uint32_t gpu, const GpuTimeSpec& time,
-                     double callback_us, StatGroup& parent);
+                     double callback_us, uint32_t streams, StatGroup& parent);
   tlm_utils::simple_initiator_socket<StreamEngineModule> fabric;
 
-  void push(rt::StreamOp op);
-  bool idle() const { return ops_.empty() && !busy_; }
+  void push(rt::StreamOp op); // onto stream op.stream
+  bool idle() const;          // every stream empty
   const sc_core::sc_event& drained() const { return drained_; }
   // Notified after every operation's effect (the host's workers wait on it).
   sc_core::sc_event* progress = nullptr;
-  // A span per operation on this stream's track of the run's trace, if any.
+  // A span per operation on its stream's track of the run's trace, if any.
   void attach_trace(TraceWriter& t, uint32_t pid);
-  // The full GPU model this stream's task kernels run on (null: kernel_time).
+  // The full GPU model this GPU's task kernels run on (null: kernel_time).
   void attach_gpu(NodeGpuModule& g) { device_ = &g; }
 
 private:
-  void run();
+  struct Queued {
+    rt::StreamOp op;
+    std::vector<uint64_t> after; // join: each stream's operations that must end first
+  };
+  struct Lane { // one stream
+    std::deque<Queued> ops;
+    bool busy = false;
+    uint64_t pushed = 0, done = 0;
+    sc_core::sc_event added;
+    uint32_t tid = 0;
+    std::unique_ptr<StatGroup> stats; // several streams only
+    Counter *ops_run = nullptr, *busy_ps = nullptr, *dep_wait_ps = nullptr, *copy_wait_ps = nullptr,
+            *kernel_wait_ps = nullptr;
+  };
+  enum class Engine { Copy, Kernel, None };
+  static Engine engine_of(rt::OpKind k);
+  void run0() { run(0); }
+  void run(uint32_t lane);
+  bool may_start(const Queued& q) const;
+  void acquire(Engine e, Lane& l);
+  void release(Engine e);
+  void active(Engine e, int delta); // overlap accounting
+  void execute(const rt::StreamOp& op);
   void copy(rt::OpKind kind, uint32_t peer, uint32_t memory, uint64_t bytes);
   void managed_kernel(const rt::StreamOp& op);
   void device_kernel(const rt::StreamOp& op);
@@ -47,13 +79,18 @@ private:
   uint32_t gpu_;
   GpuTimeSpec time_;
   double callback_us_;
-  std::deque<rt::StreamOp> ops_;
-  bool busy_ = false;
-  sc_core::sc_event added_, drained_;
+  std::vector<std::unique_ptr<Lane>> lanes_;
+  bool multi_;
+  uint32_t copies_free_;
+  bool kernel_busy_ = false;
+  uint32_t copies_active_ = 0, kernels_active_ = 0, others_active_ = 0;
+  sc_core::sc_time since_;
+  sc_core::sc_event drained_, freed_, ended_; // freed: an engine; ended: any operation
   StatGroup stats_;
   Counter &ops_run_, &busy_ps_, &copy_ps_, &kernel_ps_, &fault_ps_, &migrate_ps_;
+  Counter *active_ps_ = nullptr, *overlap_ps_ = nullptr, *copy_kernel_ps_ = nullptr;
   TraceWriter* trace_ = nullptr;
-  uint32_t pid_ = 0, tid_ = 0;
+  uint32_t pid_ = 0;
 };
 
 } // namespace tlmgpu

@@ -26,6 +26,7 @@ struct CopyEntry {
   bool deleted = false;
   bool merged = false;               // contents already collapsed into the host (no merge on free)
   uint64_t stamp = 0;                // node-global order of its last pin (the 'latest' operator)
+  int fill_stream = -1;              // the stream its queued fill is on, until it ends (-1: filled)
   std::vector<uint8_t> data, shadow; // functional copies (LC: + the shadow half)
 };
 

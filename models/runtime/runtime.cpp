@@ -10,7 +10,8 @@ Runtime::Runtime(const RuntimeSpec& spec, uint32_t gpus, uint64_t capacity_bytes
                  uint32_t workers, uint64_t seed, StatGroup& stats)
     : spec_(spec), gpus_(spec.gpus == 0 ? gpus : std::min(spec.gpus, gpus)), memories_(memories),
       capacity_(capacity_bytes), rng_(seed), gpu_deques_(workers), cpu_deques_(workers),
-      avail_(gpus_, capacity_bytes), running_(gpus_, 0), stats_(stats, gpus_) {
+      avail_(gpus_, capacity_bytes), running_(gpus_, 0), next_stream_(gpus_, 0),
+      stats_(stats, gpus_) {
   if (spec.max_memory_mib) {
     capacity_ = std::min(capacity_, spec.max_memory_mib << 20);
     avail_.assign(gpus_, capacity_);

@@ -106,6 +106,7 @@ private:
   std::vector<std::unique_ptr<GpuDirectory>> dirs_;
   std::vector<uint64_t> avail_;
   std::vector<uint32_t> running_;
+  std::vector<uint64_t> next_stream_; // per GPU: the stream of its next task
   std::vector<StreamOp> evictions_;
   uint64_t stamp_ = 0, round_robin_ = 0;
   int gc_request_ = -1;

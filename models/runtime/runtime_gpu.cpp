@@ -18,13 +18,22 @@ std::vector<StreamOp> Runtime::launch(TaskId id, uint32_t gpu, uint32_t worker) 
   Task& t = tasks_[id];
   t.gpu_launched = true;
   std::vector<StreamOp> ops;
+  // Round robin per GPU; every operation of the task on its stream.
+  const uint32_t stream = uint32_t(next_stream_[gpu]++ % spec_.streams);
   auto emit = [&](StreamOp op) {
     op.gpu = gpu;
+    op.stream = stream;
     stats_.count(op);
     ops.push_back(std::move(op));
   };
   GpuRuntimeStats& gs = stats_.gpu[gpu];
-  std::vector<CopyEntry*> copies;
+  std::vector<CopyEntry*> copies, filling; // filling: hits on fills queued on other streams
+  auto filled = [filling = &filling]() -> std::function<bool()> {
+    if (filling->empty()) return nullptr;
+    return [f = *filling] {
+      return std::all_of(f.begin(), f.end(), [](const CopyEntry* c) { return c->fill_stream < 0; });
+    };
+  };
   for (const Dep& d : t.spec.deps) {
     DataBlock& b = dbs_[d.db];
     const bool zero = d.mode == Mode::Zero;
@@ -32,10 +41,15 @@ std::vector<StreamOp> Runtime::launch(TaskId id, uint32_t gpu, uint32_t worker) 
       ++gs.hits;
       avail_[gpu] += b.alloc(); // the reservation covered it; a hit gives it back
       t.reserved -= b.alloc();
-      if (zero && b.type == DbType::Write) // GPU_MEMSET zeroes on a hit too
-        emit({OpKind::Memset, Cause::Task, 0, 0, 0, b.bytes, {}, [e] {
-                std::fill(e->data.begin(), e->data.end(), 0);
-              }});
+      // One stream keeps the fill ahead of this task; several need a wait.
+      if (e->fill_stream >= 0 && uint32_t(e->fill_stream) != stream) filling.push_back(e);
+      if (zero && b.type == DbType::Write) { // GPU_MEMSET zeroes on a hit too
+        StreamOp m{OpKind::Memset, Cause::Task, 0, 0, 0, b.bytes, {}, [e] {
+                     std::fill(e->data.begin(), e->data.end(), 0);
+                   }};
+        m.ready = filled();
+        emit(std::move(m));
+      }
       copies.push_back(e);
       continue;
     }
@@ -44,11 +58,13 @@ std::vector<StreamOp> Runtime::launch(TaskId id, uint32_t gpu, uint32_t worker) 
     t.reserved -= b.alloc(); // now held by the copy
     if (b.functional) e.data.assign(b.bytes, 0);
     CopyEntry* ep = &e;
+    ep->fill_stream = int(stream);
     if (zero)
-      emit({OpKind::Memset, Cause::Miss, 0, 0, 0, b.bytes, {}, [] {}});
+      emit({OpKind::Memset, Cause::Miss, 0, 0, 0, b.bytes, {}, [ep] { ep->fill_stream = -1; }});
     else
       emit({OpKind::H2D, Cause::Miss, 0, 0, b.memory, b.total(), {}, [ep, &b] {
               if (b.functional) ep->data = b.host;
+              ep->fill_stream = -1;
             }});
     copies.push_back(ep);
   }
@@ -71,6 +87,7 @@ std::vector<StreamOp> Runtime::launch(TaskId id, uint32_t gpu, uint32_t worker) 
       }};
   kernel.kernel = t.spec.kernel;
   kernel.views = views;
+  kernel.ready = filled();
   emit(std::move(kernel));
   for (size_t i = 0; i < t.spec.deps.size(); ++i) {
     DataBlock& b = dbs_[t.spec.deps[i].db];

@@ -14,7 +14,7 @@ namespace tlmgpu {
 struct NodeHostSpec {
   uint32_t workers = 0;
   double api_us = 0, malloc_us = 0, free_us = 0, callback_us = 0, sync_us = 0, edt_us = 0,
-         merge_gbps = 0;
+         merge_gbps = 0, idle_loop_us = 0;
 
   template <class V>
   void visit(V& v) {
@@ -32,6 +32,9 @@ struct NodeHostSpec {
             "[R] scheduling cost per task on the worker that runs or launches it");
     v.param(merge_gbps, "merge_gbps", 10, Range{1e-3, 1e6}, "GB/s",
             "[R] host merge rate of an LC copy into the host copy (serial, on the worker)");
+    v.param(idle_loop_us, "idle_loop_us", 0.5, Range{1e-3, 1e6}, "us",
+            "[E] one idle iteration of a worker's loop (checkStreams) while stream operations "
+            "are buffered (runtime.stream_buffering); idle workers otherwise sleep");
   }
   void derive() {}
 };
@@ -41,6 +44,7 @@ struct NodeHostSpec {
 struct GpuTimeSpec {
   double hbm_gbps = 0, peak_gflops = 0, launch_us = 0, eff_full = 0, eff_thread = 0;
   uint64_t capacity_mib = 0;
+  uint32_t copy_engines = 0;
 
   template <class V>
   void visit(V& v) {
@@ -55,15 +59,18 @@ struct GpuTimeSpec {
             "blocks, far from peak): eff(b) = min(eff_full, b * eff_thread)");
     v.param(capacity_mib, "capacity_mib", 16384, Range{1, 1u << 24}, "MiB",
             "[E] device memory (16 GiB V100; 32 GiB variants existed)");
+    v.param(copy_engines, "copy_engines", 2, Range{1, 64}, "",
+            "[E] copies of one GPU (H2D, D2H, P2P into it) that run at once when it has "
+            "several streams (runtime.streams); both GPU models");
   }
   void derive() {}
 };
 
 struct RuntimeSpec {
-  uint32_t gpus = 0, max_edts = 0;
+  uint32_t gpus = 0, max_edts = 0, streams = 0, buffer_entries = 0, buffer_idle_checks = 0;
   uint64_t max_memory_mib = 0;
   std::string locality, fit, gc, lc_sync;
-  bool cache = true, delete_zeros = true, faithful_bugs = false;
+  bool cache = true, delete_zeros = true, faithful_bugs = false, stream_buffering = false;
 
   template <class V>
   void visit(V& v) {
@@ -91,6 +98,17 @@ struct RuntimeSpec {
     v.param(faithful_bugs, "faithful_bugs", false, Range{}, "",
             "reproduce the reference code's locality bugs (all_or_nothing and at_least_one "
             "behave as random; pitfall 12)");
+    v.param(streams, "streams", 1, Range{1, 64}, "",
+            "streams per GPU (pitfall 11: one in the reference); GPU tasks take them round "
+            "robin per GPU, the runtime's own operations (syncs, evictions) stream 0");
+    v.param(stream_buffering, "stream_buffering", false, Range{}, "",
+            "buffer each GPU's operations and issue them regrouped, all H2D/memsets, then "
+            "kernels, then D2H, then callbacks (ARTS gpuBuffOn, seed-004 4.8; pitfall 13)");
+    v.param(buffer_entries, "buffer_entries", 128, Range{1, 1u << 20}, "ops",
+            "stream_buffering: a GPU is flushed when one of its four arrays holds this many");
+    v.param(buffer_idle_checks, "buffer_idle_checks", 4096, Range{1, 1u << 30}, "calls",
+            "stream_buffering: every GPU is flushed at this many checkStreams calls (worker "
+            "loop iterations that launched no GPU task, node-wide)");
   }
   void derive() {}
 };

@@ -28,6 +28,7 @@ StreamOp Runtime::sync_copy(Guid db, uint32_t root, uint32_t other) {
   CopyEntry* to = &copy_on(root, db);
   CopyEntry* from = &copy_on(other, db);
   StreamOp op{OpKind::P2P, Cause::Sync, root, other, 0, b.total(), {}, {}};
+  op.join = true; // after the root's tasks on every stream (the merge follows it on stream 0)
   op.effect = [this, to, from, other, db] {
     to->shadow = from->data;
     dirs_[other]->unpin(*from, false);
@@ -54,6 +55,7 @@ StreamOp Runtime::sync_to_host(Guid db, uint32_t root) {
   DataBlock& b = dbs_[db];
   CopyEntry* c = &copy_on(root, db);
   StreamOp op{OpKind::D2H, Cause::Sync, root, 0, b.memory, b.total(), {}, {}};
+  op.join = true;
   op.effect = [this, c, root, db, &b] {
     if (b.functional) {
       if (b.op != MergeOp::Latest)

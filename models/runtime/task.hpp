@@ -94,6 +94,15 @@ struct StreamOp {
   // the bytes of `views()` in the GPU's memory, and not `effect`.
   std::shared_ptr<const NodeKernel> kernel = nullptr;
   std::function<Views()> views = nullptr;
+  // Several streams per GPU (runtime.streams): the stream of its GPU it
+  // goes on (a task's operations share one; the runtime's own use 0).
+  uint32_t stream = 0;
+  // A hit on a copy whose fill is still queued on another stream of the
+  // GPU (a CUDA event wait): the operation starts only once this holds.
+  std::function<bool()> ready = nullptr;
+  // Starts only after every operation queued before it on any stream of its
+  // GPU has ended (LC sync steps: the copies they read or merge are final).
+  bool join = false;
 };
 
 } // namespace tlmgpu::rt
