@@ -21,19 +21,25 @@ std::optional<uint32_t> LrrPolicy::pick(std::span<const WarpView> warps) {
 
 std::optional<uint32_t> GtoPolicy::pick(std::span<const WarpView> warps) {
   const WarpView* oldest = nullptr;
+  bool last_ready = false;
   for (const WarpView& w : warps) {
     if (!w.valid || !w.ready) continue;
-    if (last_ && w.slot == *last_) return w.slot;
+    if (last_ && w.slot == *last_) {
+      if (!yields()) return w.slot;
+      last_ready = true; // its run is over: another ready warp goes first
+      continue;
+    }
     if (!oldest || w.age < oldest->age || (w.age == oldest->age && w.slot < oldest->slot))
       oldest = &w;
   }
-  if (!oldest) return std::nullopt;
-  return oldest->slot;
+  if (oldest) return oldest->slot;
+  if (last_ready) return *last_; // alone: it goes on
+  return std::nullopt;
 }
 
-std::unique_ptr<SchedulerPolicy> make_scheduler(std::string_view name) {
+std::unique_ptr<SchedulerPolicy> make_scheduler(std::string_view name, uint32_t gto_max_run) {
   if (name == "lrr") return std::make_unique<LrrPolicy>();
-  if (name == "gto") return std::make_unique<GtoPolicy>();
+  if (name == "gto") return std::make_unique<GtoPolicy>(gto_max_run);
   throw std::invalid_argument("unknown warp scheduler \"" + std::string(name) +
                               "\" (known: gto, lrr)");
 }

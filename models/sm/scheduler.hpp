@@ -55,18 +55,31 @@ private:
 // Greedy then oldest: keep issuing from the last issued slot while it is
 // ready, else the oldest ready warp (GPGPU-Sim's GTO; like GPGPU-Sim the
 // greedy choice follows the slot, so a new warp in that slot inherits it).
+//
+// `max_run` (0: none) bounds the greedy run: after that many issues in a row
+// from one slot, the oldest other ready warp goes next. The SM sets it in
+// functional mode only, where nothing ever stalls a warp: a warp spinning on
+// a flag that another warp of its scheduler sets would otherwise issue
+// forever (timed modes switch at the spin's memory latency, as GPUs do).
 class GtoPolicy : public SchedulerPolicy {
 public:
+  explicit GtoPolicy(uint32_t max_run = 0) : max_run_(max_run) {}
   std::optional<uint32_t> pick(std::span<const WarpView> warps) override;
-  void issued(uint32_t slot) override { last_ = slot; }
+  void issued(uint32_t slot) override {
+    run_ = last_ == slot ? run_ + 1 : 1;
+    last_ = slot;
+  }
   const char* name() const override { return "gto"; }
-  std::optional<uint32_t> sticky() const override { return last_; }
+  std::optional<uint32_t> sticky() const override { return yields() ? std::nullopt : last_; }
 
 private:
+  bool yields() const { return max_run_ != 0 && run_ >= max_run_; }
   std::optional<uint32_t> last_;
+  uint32_t max_run_ = 0, run_ = 0;
 };
 
-// "lrr" or "gto" (sm.scheduler); throws std::invalid_argument naming the options.
-std::unique_ptr<SchedulerPolicy> make_scheduler(std::string_view name);
+// "lrr" or "gto" (sm.scheduler); throws std::invalid_argument naming the
+// options. `gto_max_run`: GtoPolicy's bound on a greedy run (0: none).
+std::unique_ptr<SchedulerPolicy> make_scheduler(std::string_view name, uint32_t gto_max_run = 0);
 
 } // namespace tlmgpu

@@ -94,8 +94,11 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
     by_order_[size_t(o)] =
         &mem->counter(std::string("order_") + std::string(to_string(o)), "instructions",
                       "global loads/stores/atomics/reds with this order");
+  // Functional mode never stalls a warp, so a greedy run is bounded there
+  // (scheduler.hpp: a spinning warp would starve the warp it waits for).
+  constexpr uint32_t kFunctionalGreedyRun = 1u << 16;
   for (uint32_t i = 0; i < spec_.schedulers; ++i)
-    schedulers_.push_back(make_scheduler(spec_.scheduler));
+    schedulers_.push_back(make_scheduler(spec_.scheduler, ctx_.timed() ? 0 : kFunctionalGreedyRun));
   for (const StageType* t : parts.stages) {
     std::string name = t->name; // a type listed twice: probe, probe_1, ...
     for (size_t k = 1; std::any_of(stages_.begin(), stages_.end(),

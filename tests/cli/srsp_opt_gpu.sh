@@ -66,6 +66,16 @@ for mode in lt at; do
     "$([[ $(st rsp_remote_ops) -lt $ops && $(st rsp_flush_msgs) -lt $f ]]; echo $?)"
 done
 
+# Functional mode, same CU: the owner's warp spins on a flag the thief's
+# warp (same SM, same warp scheduler) sets; functional mode never stalls a
+# warp, so GTO's greedy run is bounded there (models/sm/scheduler.hpp).
+# Without the bound this run never ended.
+for rsp in srsp srsp_opt; do
+  run_passes "same CU $rsp functional (a bounded greedy run)" -p "$P" "${C[@]}" \
+    --timing functional "${S[@]}" --set l1.rsp=$rsp
+  no_stale "same CU $rsp functional"
+done
+
 # The shortcut without an LR-TBL hit: the thief's remote acquire becomes a
 # cta-scope one on its own L1 and reads stale data.
 for mode in functional lt at; do

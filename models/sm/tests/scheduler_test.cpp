@@ -67,6 +67,17 @@ TEST_CASE("gto: stays on the last issued warp while it is ready", "[scheduler]")
   CHECK(issue(p, w, 1) == std::vector<int>{-1});
 }
 
+TEST_CASE("gto: a bounded greedy run lets the oldest other warp go, then resumes", "[scheduler]") {
+  GtoPolicy p(3);
+  auto w = warps(3);
+  w[0].age = 10, w[1].age = 20, w[2].age = 30;
+  // 3 issues of the oldest, one of the next oldest, then greedy again.
+  CHECK(issue(p, w, 5) == std::vector<int>{0, 0, 0, 1, 1});
+  w[1].ready = false;
+  w[2].ready = false;
+  CHECK(issue(p, w, 4) == std::vector<int>{0, 0, 0, 0}); // alone: past its bound
+}
+
 TEST_CASE("gto: equal ages break ties by slot", "[scheduler]") {
   GtoPolicy p;
   std::vector<WarpView> w = {{7, true, true, 5, {}}, {3, true, true, 5, {}}};
