@@ -168,6 +168,7 @@ void SmModule::start_cta(uint32_t cta_linear) {
   g.cta = {uint32_t(cta_linear % k.grid.x), uint32_t(cta_linear / k.grid.x % k.grid.y),
            uint32_t(cta_linear / (uint64_t(k.grid.x) * k.grid.y))};
   g.warp_size = spec_.warp_size;
+  g.sm = id;
   const Cycle now = clk_.now();
   for (uint32_t w = 0, slot = 0; w < warps; ++w, ++slot) {
     while (slot < warps_.size() && warps_[slot].valid)

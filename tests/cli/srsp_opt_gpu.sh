@@ -10,6 +10,10 @@
 # - owner and thief CTAs on one SM (sm.cta_groups = 1): the thief's remote
 #   operations that find the owner's marker in their own L1 run at cta
 #   scope (fence halves included), with fewer messages than sRSP;
+# - work stealing with victims=near (ws-pagerank, four queues per SM, as
+#   the paper's Fig. 9 benchmarks): thieves find the queues of CTAs on their
+#   own SM through %smid and steal there first, so the shortcut fires; with
+#   the ring order it does not;
 # - the injected fault blind_shortcut (the shortcut without an LR-TBL hit)
 #   reads stale data in every mode.
 #
@@ -74,6 +78,23 @@ for rsp in srsp srsp_opt; do
   run_passes "same CU $rsp functional (a bounded greedy run)" -p "$P" "${C[@]}" \
     --timing functional "${S[@]}" --set l1.rsp=$rsp
   no_stale "same CU $rsp functional"
+done
+
+# Work stealing with the same-SM victims first: four 64-wide CTAs (queues)
+# per CU on apu8. In functional mode a CTA may run dry before the others
+# registered, so only lt and at are counted.
+W=(-p "$2/platforms/apu8.json" -w ws-pagerank --arg iterations=2 --arg 'input=gen:ba?n=4096&k=4'
+  --arg scenario=rsp --arg block=64 --arg queues=32 "${O[@]}")
+for mode in functional lt at; do
+  run_passes "ws-pagerank ring $mode" "${W[@]}" --arg victims=ring --timing $mode
+  ring_sc=$(st srsp_shortcuts) ring_near=$(st near_steals)
+  run_passes "ws-pagerank near $mode" "${W[@]}" --arg victims=near --timing $mode
+  echo "ws-pagerank $mode: near $(st steals) steals ($(st near_steals) same SM), $(st srsp_shortcuts) shortcuts; ring $ring_sc shortcuts"
+  [[ $mode == functional ]] && continue
+  check "ws-pagerank near $mode: same-SM steals take the shortcut ($(st near_steals) steals, $(st srsp_shortcuts) shortcuts)" \
+    "$([[ $(st near_steals) -gt 0 && $(st srsp_shortcuts) -gt 0 ]]; echo $?)"
+  check "ws-pagerank ring $mode: neither ($ring_near, $ring_sc)" \
+    "$([[ $ring_near == 0 && $ring_sc == 0 ]]; echo $?)"
 done
 
 # The shortcut without an LR-TBL hit: the thief's remote acquire becomes a

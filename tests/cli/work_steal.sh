@@ -90,6 +90,8 @@ expect_error "rsp without l1.rsp" 2 "scenario" "l1.rsp" -- \
   run -p "$P" -w ws-pagerank --arg input="$G" --arg scenario=rsp
 expect_error "unknown scenario" 2 "scenario" "'rsq'" -- \
   run -p "$P" -w ws-sssp --arg input="$G" --arg scenario=rsq
+expect_error "unknown victim order" 2 "victims" "'nearest'" -- \
+  run -p "$P" -w ws-clr --arg input="$G" --arg victims=nearest
 
 # The paper's scenarios as sweep configs: a config's "args" reach every point.
 "$T" sweep "$2/examples/srsp-paper.json" --dry-run --out "$TMP/sw" >"$TMP/dry" 2>&1

@@ -20,6 +20,7 @@ WarpTask task_loop(Warp& w, Queues q, uint32_t n, uint32_t lanes, WsGraphApp::Ve
   c.home = c.victim = uint32_t(w.cta_linear() % q.count);
   const Mask one = Mask::lane(0);
   const uint64_t width = w.lane_count(), block = w.block_dim().count();
+  if (w.warp_in_cta() == 0) co_await register_near(w, q, c.home);
   for (uint32_t round = 0;; ++round) {
     const Lanes<Addr> slot(Addr(round & 1) * sizeof(uint64_t));
     if (w.warp_in_cta() == 0) {
@@ -49,7 +50,10 @@ std::vector<WorkloadArg> ws_args(std::vector<WorkloadArg> extra) {
        "scope-only (CTA-scope dequeues, no stealing) | rsp (CTA-scope dequeues, thieves use "
        "remote-scope-promoted CAS; needs l1.rsp)"},
       {"queues", "0", "task queues = persistent CTAs (0: one per SM)"},
-      {"task_lanes", "1", "vertices per thread in a task (a task is block x this vertices)"}};
+      {"task_lanes", "1", "vertices per thread in a task (a task is block x this vertices)"},
+      {"victims", "ring",
+       "where a thief looks: ring (the other queues round robin from the last victim) | near "
+       "(first the queues of CTAs on its own SM, found by %smid, then the ring)"}};
   a.insert(a.end(), extra.begin(), extra.end());
   return graph_apps::graph_args(std::move(a));
 }
@@ -59,6 +63,7 @@ WsGraphApp::WsGraphApp(std::string name, const WorkloadArgs& a, bool weighted)
   scenario_ = parse_scenario(a.str("scenario"));
   queues_ = uint32_t(a.u64("queues", 0, 1u << 16));
   task_lanes_ = uint32_t(a.u64("task_lanes", 1, 1u << 16));
+  victims_ = parse_victim_order(a.str("victims"));
 }
 
 void WsGraphApp::elaborate(SimContext& ctx, GpuModule& gpu) {
@@ -67,11 +72,14 @@ void WsGraphApp::elaborate(SimContext& ctx, GpuModule& gpu) {
     throw ConfigError("workload argument scenario: rsp needs remote scope promotion in the L1 "
                       "(--set l1.atomic_mode=scoped --set l1.rsp=brsp, or srsp)");
   if (queues_ == 0) queues_ = p.sm.count;
+  sms_ = p.sm.count;
   line_bytes_ = p.l1.line_bytes;
   stats_ = std::make_unique<StatGroup>(ctx.stats, name_);
   tally_.owner_takes = &stats_->counter("owner_takes", "tasks",
                                         "tasks the warps of a queue's own CTA took (at its tail)");
   tally_.steals = &stats_->counter("steals", "tasks", "tasks taken from another CTA's queue");
+  tally_.near_steals = &stats_->counter(
+      "near_steals", "tasks", "steals from a queue of a CTA on the thief's SM (victims=near)");
   tally_.probes =
       &stats_->counter("probes", "reads", "thieves' acquire reads of other queues' words");
   tally_.cas_failures =
@@ -84,7 +92,7 @@ void WsGraphApp::launch_tasks(HostModule& h, const std::string& kernel, VertexFn
   const uint64_t task_vertices = uint64_t(block_) * task_lanes_;
   if (launches_ == 0)
     q_ = make_queues(h, queues_, uint32_t((n + task_vertices - 1) / task_vertices), line_bytes_,
-                     scenario_, &tally_);
+                     scenario_, &tally_, victims_, sms_);
   fill(h, q_);
   ++launches_;
   KernelLaunch k;

@@ -9,7 +9,8 @@
 //
 // Arguments (besides the graph ones): scenario, queues (0 = one per SM, as
 // the paper's 64 queues on 64 CUs), task_lanes (vertices per thread in one
-// task: a task is block x task_lanes consecutive vertices).
+// task: a task is block x task_lanes consecutive vertices), victims (ring,
+// or near: same-SM queues first).
 // Statistics in the workload's group: owner_takes, steals, probes,
 // cas_failures. Every task must run exactly once per launch, or the check
 // fails (the queue's correctness, beside the CPU reference of the result).
@@ -77,7 +78,8 @@ protected:
   Scenario scenario_ = Scenario::Baseline;
 
 private:
-  uint32_t queues_ = 0, task_lanes_ = 1, line_bytes_ = 128;
+  uint32_t queues_ = 0, task_lanes_ = 1, line_bytes_ = 128, sms_ = 0;
+  VictimOrder victims_ = VictimOrder::Ring;
   std::unique_ptr<StatGroup> stats_;
   Tally tally_;
   Queues q_;

@@ -3,6 +3,8 @@
 #include "models/host/host_module.hpp"
 #include "tlmgpu/params.hpp"
 
+#include <algorithm>
+
 namespace tlmgpu::work_steal {
 namespace {
 
@@ -25,7 +27,61 @@ void count_run(const Queues& q, uint32_t task) {
 // One lane does the queue work; the task id is the warp's.
 const Mask kOne = Mask::lane(0);
 
+// One steal attempt at `victim`: read its word (promoted in rsp), then claim
+// the head by CAS until it is empty or the claim wins (task set).
+WarpTask steal_from(Warp& w, const Queues& q, uint32_t victim, int64_t& task) {
+  const Lanes<Addr> a(q.words + Addr(victim) * q.stride);
+  // The thief reads the word with an acquire at device scope, promoted in
+  // rsp (the notes' atomic_ld_rem_acq_cmp): the owner's CTA-scope updates
+  // then reach it, and the read races with nothing (HRF).
+  uint32_t v = q.scenario == Scenario::Rsp
+                   ? (co_await w.atomic_remote<uint32_t>(AtomicOp::Or, a, Lanes<uint32_t>(0u), kOne,
+                                                         MemOrder::Acquire))[0]
+                   : (co_await w.atomic<uint32_t>(AtomicOp::Or, a, Lanes<uint32_t>(0u), kOne,
+                                                  MemOrder::Acquire, Scope::Device))[0];
+  ++*q.tally->probes;
+  while (head_of(v) < tail_of(v)) {
+    const Lanes<uint32_t> want(pack(head_of(v) + 1, tail_of(v)));
+    const uint32_t old =
+        q.scenario == Scenario::Rsp
+            ? (co_await w.atomic_cas_remote<uint32_t>(a, Lanes<uint32_t>(v), want, kOne,
+                                                      MemOrder::AcqRel))[0]
+            : (co_await w.atomic_cas<uint32_t>(a, Lanes<uint32_t>(v), want, kOne, MemOrder::AcqRel,
+                                               Scope::Device))[0];
+    if (old == v) {
+      task = int64_t(q.first(victim) + head_of(v));
+      ++*q.tally->steals;
+      count_run(q, uint32_t(task));
+      co_return;
+    }
+    ++*q.tally->cas_failures;
+    v = old;
+  }
+}
+
+// The thief's SM list, read once with one device-scope atomic per lane
+// (lane i: word i; the count word and unwritten entries give nothing).
+// Stored farthest first, so the vector's back is the first to try.
+WarpTask read_near(Warp& w, const Queues& q, Cursor& c) {
+  c.near_read = true;
+  if (w.sm_id() >= q.sms) co_return;
+  const uint32_t words = std::min<uint32_t>(q.list_cap + 1, w.lane_count());
+  const Mask m = Mask::all(words);
+  const Lanes<Addr> a =
+      Lanes<Addr>(q.list_count(w.sm_id())) + lane_index().as<Addr>() * Lanes<Addr>(4);
+  const Lanes<uint32_t> e = co_await w.atomic<uint32_t>(AtomicOp::Or, a, Lanes<uint32_t>(0u), m,
+                                                        MemOrder::Relaxed, Scope::Device);
+  for (uint32_t i = words; i-- > 1;)
+    if (e[i] != 0 && e[i] - 1 != c.home) c.near.push_back(e[i] - 1);
+}
+
 } // namespace
+
+VictimOrder parse_victim_order(const std::string& s) {
+  if (s == "ring") return VictimOrder::Ring;
+  if (s == "near") return VictimOrder::Near;
+  throw ConfigError("workload argument victims: '" + s + "' is not one of ring, near");
+}
 
 Scenario parse_scenario(const std::string& s) {
   if (s == "baseline") return Scenario::Baseline;
@@ -77,42 +133,47 @@ WarpTask next_task(Warp& w, const Queues& q, Cursor& c, int64_t& task) {
     c.home_empty = true;
   }
   if (!steals(q.scenario)) co_return;
-  for (uint32_t k = 0; k < q.count; ++k) {
-    const uint32_t victim = (c.victim + k) % q.count;
-    if (victim == c.home) continue;
-    const Lanes<Addr> a(q.words + Addr(victim) * q.stride);
-    // The thief reads the word with an acquire at device scope, promoted in
-    // rsp (the notes' atomic_ld_rem_acq_cmp): the owner's CTA-scope updates
-    // then reach it, and the read races with nothing (HRF).
-    uint32_t v = q.scenario == Scenario::Rsp
-                     ? (co_await w.atomic_remote<uint32_t>(AtomicOp::Or, a, Lanes<uint32_t>(0u),
-                                                           kOne, MemOrder::Acquire))[0]
-                     : (co_await w.atomic<uint32_t>(AtomicOp::Or, a, Lanes<uint32_t>(0u), kOne,
-                                                    MemOrder::Acquire, Scope::Device))[0];
-    ++*q.tally->probes;
-    while (head_of(v) < tail_of(v)) {
-      const Lanes<uint32_t> want(pack(head_of(v) + 1, tail_of(v)));
-      const uint32_t old =
-          q.scenario == Scenario::Rsp
-              ? (co_await w.atomic_cas_remote<uint32_t>(a, Lanes<uint32_t>(v), want, kOne,
-                                                        MemOrder::AcqRel))[0]
-              : (co_await w.atomic_cas<uint32_t>(a, Lanes<uint32_t>(v), want, kOne,
-                                                 MemOrder::AcqRel, Scope::Device))[0];
-      if (old == v) {
-        task = int64_t(q.first(victim) + head_of(v));
-        c.victim = victim;
-        ++*q.tally->steals;
-        count_run(q, uint32_t(task));
+  if (q.order == VictimOrder::Near) {
+    if (!c.near_read) co_await read_near(w, q, c);
+    // Nearest first; a queue seen empty stays empty (nothing is enqueued
+    // during a kernel), so it leaves the list and the ring skips it.
+    while (!c.near.empty()) {
+      const uint32_t victim = c.near.back();
+      co_await steal_from(w, q, victim, task);
+      if (task != kNoTask) {
+        ++*q.tally->near_steals;
         co_return;
       }
-      ++*q.tally->cas_failures;
-      v = old;
+      c.near.pop_back();
+      c.near_empty.push_back(victim);
+    }
+  }
+  for (uint32_t k = 0; k < q.count; ++k) {
+    const uint32_t victim = (c.victim + k) % q.count;
+    if (victim == c.home ||
+        std::find(c.near_empty.begin(), c.near_empty.end(), victim) != c.near_empty.end())
+      continue;
+    co_await steal_from(w, q, victim, task);
+    if (task != kNoTask) {
+      c.victim = victim;
+      co_return;
     }
   }
 }
 
+WarpTask register_near(Warp& w, const Queues& q, uint32_t home) {
+  if (q.order != VictimOrder::Near || w.sm_id() >= q.sms) co_return;
+  const Addr list = q.list_count(w.sm_id());
+  const uint32_t slot =
+      (co_await w.atomic<uint32_t>(AtomicOp::Add, Lanes<Addr>(list), Lanes<uint32_t>(1u), kOne,
+                                   MemOrder::Relaxed, Scope::Device))[0];
+  if (slot >= q.list_cap) co_return; // a full list: this queue is found by the ring only
+  co_await w.atomic<uint32_t>(AtomicOp::Exch, Lanes<Addr>(list + 4 + Addr(slot) * 4),
+                              Lanes<uint32_t>(home + 1), kOne, MemOrder::Relaxed, Scope::Device);
+}
+
 Queues make_queues(HostModule& h, uint32_t count, uint32_t tasks, uint32_t stride, Scenario s,
-                   Tally* t) {
+                   Tally* t, VictimOrder order, uint32_t sms) {
   Queues q;
   q.count = count;
   q.stride = stride;
@@ -126,6 +187,14 @@ Queues make_queues(HostModule& h, uint32_t count, uint32_t tasks, uint32_t strid
                       std::to_string(kMaxPerQueue) +
                       " per queue (raise `queues` or `task_vertices`)");
   q.words = h.malloc(uint64_t(count) * stride, "ws_queues");
+  if (order == VictimOrder::Near && steals(s) && sms > 0) {
+    // 31 entries and the count fill 32 words: one warp-wide read.
+    q.order = order;
+    q.sms = sms;
+    q.list_cap = std::min<uint32_t>(count, 31);
+    q.list_bytes = (4 * (q.list_cap + 1) + stride - 1) / stride * stride;
+    q.registry = h.malloc(uint64_t(sms) * q.list_bytes, "ws_near_lists");
+  }
   t->runs.assign(tasks, 0);
   return q;
 }
@@ -134,6 +203,10 @@ void fill(HostModule& h, const Queues& q) {
   for (uint32_t i = 0; i < q.count; ++i) {
     const uint32_t word = pack(0, q.first(i + 1) - q.first(i));
     h.copy_to_device(q.words + Addr(i) * q.stride, &word, sizeof word);
+  }
+  if (q.registry) {
+    const std::vector<uint8_t> zeros(size_t(q.sms) * q.list_bytes, 0);
+    h.copy_to_device(q.registry, zeros.data(), zeros.size());
   }
 }
 

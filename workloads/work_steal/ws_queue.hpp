@@ -23,6 +23,15 @@
 //               (brsp, srsp) implements the promotion.
 // A thief reads a victim's word (an atomic OR of 0 with acquire order) and
 // claims its head with a CAS; a failed CAS returns the word to retry with.
+//
+// Victim order (`victims`): ring scans the other queues round robin from the
+// last victim that had work; near first tries the queues of CTAs on the
+// thief's own SM (sRSPOpt's modified benchmarks, seed-002 §2.6 item 3: with
+// the owner on the same CU a remote operation can run at CTA scope). Which
+// CTAs share an SM is known only at run time (the dispatcher places them),
+// so each CTA registers its queue under its SM id (Warp::sm_id, PTX %smid)
+// in a per-SM list in device memory, with device-scope atomics, when it
+// starts; a thief reads its SM's list once, when its own queue runs empty.
 #pragma once
 
 #include "tlmgpu/simt/warp.hpp"
@@ -38,10 +47,13 @@ class HostModule;
 namespace work_steal {
 
 enum class Scenario : uint8_t { Baseline, StealOnly, ScopeOnly, Rsp };
+enum class VictimOrder : uint8_t { Ring, Near };
 
 // ConfigError naming the argument for anything but the four names above.
 Scenario parse_scenario(const std::string& s);
 const char* scenario_name(Scenario s);
+// ConfigError naming the argument for anything but ring and near.
+VictimOrder parse_victim_order(const std::string& s);
 inline bool steals(Scenario s) {
   return s == Scenario::StealOnly || s == Scenario::Rsp;
 }
@@ -55,6 +67,7 @@ inline Scope owner_scope(Scenario s) {
 struct Tally {
   Counter* owner_takes = nullptr;
   Counter* steals = nullptr;
+  Counter* near_steals = nullptr;  // steals from a queue whose CTA shares the thief's SM
   Counter* probes = nullptr;       // thieves' reads of other queues' words
   Counter* cas_failures = nullptr; // owner or thief CAS that lost a race
   std::vector<uint32_t> runs;      // per task
@@ -67,7 +80,13 @@ struct Queues {
   uint32_t tasks = 0;    // task ids [first(q), first(q + 1)) start in queue q
   Scenario scenario = Scenario::Baseline;
   Tally* tally = nullptr;
+  // victims = near: SM s's list at registry + s * list_bytes, a count word
+  // then up to list_cap entries (queue id + 1; 0 = not yet written).
+  VictimOrder order = VictimOrder::Ring;
+  Addr registry = 0;
+  uint32_t sms = 0, list_cap = 0, list_bytes = 0;
   uint32_t first(uint32_t q) const { return uint32_t(uint64_t(tasks) * q / count); }
+  Addr list_count(uint32_t sm) const { return registry + Addr(sm) * list_bytes; }
 };
 
 // The calling thread's state across next_task calls.
@@ -75,6 +94,10 @@ struct Cursor {
   uint32_t home = 0;   // its CTA's queue
   uint32_t victim = 0; // where the next steal starts (the last victim that had work)
   bool home_empty = false;
+  // victims = near: the queues registered on this SM not yet seen empty,
+  // read from the registry at the first steal (near_read).
+  std::vector<uint32_t> near, near_empty;
+  bool near_read = false;
 };
 
 inline constexpr int64_t kNoTask = -1;
@@ -83,12 +106,16 @@ inline constexpr int64_t kNoTask = -1;
 // accesses), or kNoTask once its own queue and (if the scenario steals)
 // every other queue were seen empty.
 WarpTask next_task(Warp& w, const Queues& q, Cursor& c, int64_t& task);
+// victims = near: lane 0 of w enters the CTA's queue in its SM's list (call
+// once per CTA, before its first next_task); nothing for ring.
+WarpTask register_near(Warp& w, const Queues& q, uint32_t home);
 
 // Host side: allocates the words (one line each) for `tasks` tasks over
 // `count` queues; fill() writes the initial head and tail (before every
 // launch). Throws ConfigError when a queue would hold more than 65,535 tasks.
+// `sms` sizes the registry of victims = near.
 Queues make_queues(HostModule& h, uint32_t count, uint32_t tasks, uint32_t stride, Scenario s,
-                   Tally* t);
+                   Tally* t, VictimOrder order = VictimOrder::Ring, uint32_t sms = 0);
 void fill(HostModule& h, const Queues& q);
 
 // "" when every task ran exactly `launches` times, else which one did not.

@@ -167,6 +167,7 @@ public:
     Index3 cta; // this warp's CTA in the grid
     uint32_t warp_in_cta = 0;
     uint32_t warp_size = 32; // sm.warp_size: 32 or 64 on a platform
+    uint32_t sm = 0;         // the SM the CTA runs on (PTX %smid)
   };
   // Throws std::invalid_argument if the geometry is inconsistent.
   explicit Warp(const Geometry& g);
@@ -182,6 +183,10 @@ public:
   Dim3 block_dim() const { return g_.block; }
   Dim3 grid_dim() const { return g_.grid; }
   uint32_t lane_count() const { return g_.warp_size; }
+  // The SM this warp's CTA was placed on, as PTX's %smid: known only once the
+  // dispatcher chose, so a program may use it for locality (which queues
+  // share its L1) but not for correctness.
+  uint32_t sm_id() const { return g_.sm; }
   uint64_t grid_threads() const { return g_.grid.count() * g_.block.count(); }
   // Linear thread index in the block (threadIdx.x + y * bx + z * bx * by).
   Lanes<uint32_t> thread_idx() const { return thread_idx_; }
