@@ -55,6 +55,10 @@ void L2Module::lt_write_back(const Writeback& wb, Cycle at) {
   // fill is still in flight: that fill read DRAM before these bytes, so they
   // must be laid over it on arrival, as write_back() does.
   if (ctx_.at() && mshr_.pending(wb.line)) overlay_.note(wb);
+  // In AT, an older write-back of the line may still be on its way to DRAM;
+  // applied now, this one would be overwritten by it on arrival. It queues
+  // behind it instead.
+  if (ctx_.at() && in_flight_.holds(wb.line)) return write_back(wb);
   GpuPayload* p = make_write_back_payload(ctx_.pool, wb, spec_.line_bytes, spec_.sector_bytes, 0);
   sc_time d = ctx_.timed() ? clk_.until(at) : SC_ZERO_TIME;
   mem.b_transport(*p, d); // occupies the channel; nobody waits for it
@@ -66,8 +70,10 @@ void L2Module::lt_write_back(const Writeback& wb, Cycle at) {
 // the data is back. Later accesses to the line during the fetch see the MSHR's
 // ready cycle and wait for it: LT's stand-in for MSHR merging.
 Cycle L2Module::lt_fill(Addr line, uint32_t sectors, Cycle start) {
-  return lt_fill_line(ctx_, clk_, mem, core_, mshr_, line, sectors, spec_.line_bytes, 0, start,
-                      [this](const Writeback& wb, Cycle at) { lt_write_back(wb, at); });
+  return lt_fill_line(
+      ctx_, clk_, mem, core_, mshr_, line, sectors, spec_.line_bytes, 0, start,
+      [this](const Writeback& wb, Cycle at) { lt_write_back(wb, at); },
+      ctx_.at() ? &in_flight_ : nullptr);
 }
 
 void L2Module::b_transport(Payload& t, sc_time& delay) {
@@ -214,6 +220,7 @@ L2Module::AtServed L2Module::at_serve(Payload& t, Cycle now, Cycle hold, bool re
 
 void L2Module::write_back(const Writeback& wb) {
   if (mshr_.pending(wb.line)) overlay_.note(wb);
+  in_flight_.sent(wb);
   send_to_mem(make_write_back_payload(ctx_.pool, wb, spec_.line_bytes, spec_.sector_bytes, 0));
 }
 
@@ -251,6 +258,7 @@ void L2Module::on_mem_response(Payload& r) {
         send_to_mem(make_fill_payload(ctx_.pool, line, s.fetch_sectors, spec_.line_bytes, 0));
     }
   }
+  if (p.is_write()) in_flight_.landed(p.get_address());
   p.release();
   kick(); // a freed MSHR may unblock the head of the queue
 }

@@ -6,6 +6,7 @@
 #include "models/hlrc/hlrc_channel_module.hpp"
 #include "models/hlrc/ownership_registry.hpp"
 #include "models/l2/l2_core.hpp"
+#include "tlmgpu/in_flight_writes.hpp"
 #include "tlmgpu/interval_resource.hpp"
 #include "tlmgpu/mshr.hpp"
 #include "tlmgpu/pending_fill_overlay.hpp"
@@ -93,6 +94,7 @@ private:
   IntervalResource pipe_; // time-ordered in LT, busy-until otherwise
   std::deque<GpuPayload*> to_mem_;
   PendingFillOverlay overlay_;
+  InFlightWrites in_flight_; // AT: write-backs not yet at DRAM (blocking fills see them)
   bool step_pending_ = false;
   Cycle next_step_ = 0;
   TimedQueue timer_{"timer"};

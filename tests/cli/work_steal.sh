@@ -86,6 +86,16 @@ run_passes "ws-sssp karate (one task)" -p "$P" -w ws-sssp --arg input="$2/../sha
 rc=$?
 check "ws-pagerank corrupt=1 fails its check (exit $rc)" "$([[ $rc -eq 1 ]]; echo $?)"
 
+# sRSP in at, 256 queues on apu64 with same-SM victims first: a thief's
+# remote CAS runs on the blocking path and may miss in L2 while the line's
+# last write-back is still on its way to DRAM; it must read those bytes
+# (models/l2, InFlightWrites), or it CASes a stale word and takes a task
+# another thief already took ("task 272 ran 3 times in 2 launches").
+run_passes "ws-pagerank srsp at, apu64, 256 queues, victims=near" -p "$2/platforms/apu64.json" \
+  -w ws-pagerank --arg iterations=2 --arg scenario=rsp --arg block=64 --arg queues=256 \
+  --arg victims=near --arg 'input=gen:rmat?scale=15&ef=8&seed=1&permute=0' \
+  --set l1.atomic_mode=scoped --set l1.rsp=srsp --timing at
+
 expect_error "rsp without l1.rsp" 2 "scenario" "l1.rsp" -- \
   run -p "$P" -w ws-pagerank --arg input="$G" --arg scenario=rsp
 expect_error "unknown scenario" 2 "scenario" "'rsq'" -- \
