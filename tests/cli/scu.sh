@@ -45,6 +45,14 @@ s = json.load(open(sys.argv[1]))["total"]["gpu"]["scu"]
 sys.exit(0 if s["filtered"]["value"] > 1000 and s["hash_reads"]["value"] > 0 else 1)
 PY
 check "scu-filter drops duplicate edge-frontier elements" $?
+# gpu-merrill with a partial last warp per CTA (block 100 of 32-lane warps,
+# 96 of 64-lane warps): the warp gather strides by the lanes that exist.
+for set in "--arg block=100" "--arg block=96 --set sm.warp_size=64"; do
+  # shellcheck disable=SC2086 # $set is two or four words on purpose
+  "$T" run -p "$EX/tiny-scu.json" -w bfs-frontier --arg version=gpu-merrill $set \
+    --arg "input=$D/as20graph.txt" --timing lt --quiet --out "$TMP/q" >/dev/null 2>&1
+  check "gpu-merrill $set matches the CPU reference" $?
+done
 # gpu-merrill's mechanisms on GTX 980 from the hub (1,459 arcs): the first
 # expansion spreads the hub over the CTA (the gpu version's one lane takes
 # about 620K cycles), and expansions reserve their output with one atomic

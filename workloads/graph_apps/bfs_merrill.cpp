@@ -63,7 +63,7 @@ WarpTask strip(Warp& w, const MerrillLevel& a, uint32_t lo, uint32_t hi, uint32_
 WarpTask cta_gather(Warp& w, const MerrillLevel& a, const ExpandShared& s, Mask big,
                     const Lanes<uint32_t>& lo, const Lanes<uint32_t>& hi,
                     const Lanes<uint32_t>& out) {
-  const uint32_t threads = s.scan.warps * s.scan.width;
+  const uint32_t threads = uint32_t(w.block_dim().count()); // the last warp may be partial
   const Mask first = Mask::lane(w.active().first());
   for (uint32_t round = 0;; ++round) {
     const uint32_t p = round & 1;
@@ -110,7 +110,8 @@ WarpTask warp_gather(Warp& w, const MerrillLevel& a, const ExpandShared& s, Mask
     const uint32_t l = (co_await broadcast(w, mine_at, 1))[first.first()];
     const uint32_t h = (co_await broadcast(w, mine_at, 2))[first.first()];
     const uint32_t o = (co_await broadcast(w, mine_at, 3))[first.first()];
-    co_await strip(w, a, l, h, o, lane_index(), w.lane_count());
+    // The CTA's last warp may be partial: its lanes stride by their count.
+    co_await strip(w, a, l, h, o, lane_index(), w.active().count());
   }
 }
 
@@ -122,7 +123,7 @@ WarpTask warp_gather(Warp& w, const MerrillLevel& a, const ExpandShared& s, Mask
 WarpTask fine_gather(Warp& w, const MerrillLevel& a, const ExpandShared& s, Mask fine,
                      const Lanes<uint32_t>& lo, const Lanes<uint32_t>& deg,
                      const Lanes<uint32_t>& rank, uint32_t total, uint32_t out) {
-  const uint32_t threads = s.scan.warps * s.scan.width;
+  const uint32_t threads = uint32_t(w.block_dim().count());
   Lanes<uint32_t> next = rank;
   const Lanes<uint32_t> end = rank + deg;
   for (uint32_t progress = 0; progress < total; progress += threads) {
@@ -155,7 +156,7 @@ uint32_t merrill_shared_bytes(uint32_t block, uint32_t warp_size) {
 
 WarpTask merrill_expand(Warp& w, MerrillLevel a) {
   const ExpandShared s(CtaScanLayout::of(w));
-  const uint32_t width = w.lane_count(), threads = s.scan.warps * width;
+  const uint32_t width = w.lane_count(), threads = uint32_t(w.block_dim().count());
   co_await cta_scan_init(w, s.scan);
   if (w.warp_in_cta() == 0) // both owner slots start empty
     co_await w.shared_store<uint32_t>(address_of<uint32_t>(s.cta, lane_index()),

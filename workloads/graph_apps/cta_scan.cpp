@@ -31,14 +31,24 @@ unsigned last_lane(Mask m) {
   return 63u - unsigned(std::countl_zero(m.bits()));
 }
 
+// Zeroes the `width` padding slots of a row. A partial warp (the CTA's last,
+// when the block is not a multiple of the width) has fewer lanes than
+// slots, so its lanes store in turns: padding left holding another CTA's
+// data would enter the scan.
+WarpTask zero_padding(Warp& w, Addr row) {
+  const uint32_t lanes = w.active().count(); // the existing lanes are the low ones
+  for (uint32_t j = 0; j < w.lane_count(); j += lanes) {
+    const Lanes<uint32_t> at = lane_index() + Lanes<uint32_t>(j);
+    co_await w.shared_store<uint64_t>(slot_addr(row, at), Lanes<uint64_t>(0),
+                                      w.active() & (at < Lanes<uint32_t>(w.lane_count())));
+  }
+}
+
 } // namespace
 
 WarpTask cta_scan_init(Warp& w, CtaScanLayout s) {
-  const Mask all = w.active();
-  co_await w.shared_store<uint64_t>(slot_addr(s.warp_row(w.warp_in_cta()), lane_index()),
-                                    Lanes<uint64_t>(0), all);
-  if (w.warp_in_cta() == 0)
-    co_await w.shared_store<uint64_t>(slot_addr(s.totals(), lane_index()), Lanes<uint64_t>(0), all);
+  co_await zero_padding(w, s.warp_row(w.warp_in_cta()));
+  if (w.warp_in_cta() == 0) co_await zero_padding(w, s.totals());
 }
 
 template <class T>
