@@ -21,7 +21,7 @@
 //   iru  edge-frontier with bfs_contract's elements from load_iru (thesis
 //        Fig. 5.8, reorder only; `--set iru.merge=min_u32` also drops equal
 //        destinations, which the CAS would refuse anyway); needs an IRU;
-//   gpu-merrill  the thesis' GPU baseline (bfs_merrill.hpp): CTA-, warp-
+//   gpu-merrill  the thesis' GPU baseline (merrill.hpp): CTA-, warp-
 //        and scan-based gathering in the expansion, compaction by CTA
 //        scans with one atomicAdd per CTA in both kernels.
 // Depths are checked exactly against a CPU queue BFS.
@@ -32,7 +32,7 @@
 #include "models/host/host_module.hpp"
 #include "models/iru/iru_module.hpp"
 #include "models/scu/scu_module.hpp"
-#include "workloads/graph_apps/bfs_merrill.hpp"
+#include "workloads/graph_apps/merrill.hpp"
 #include "workloads/graph_apps/edge_frontier.hpp"
 #include "workloads/graph_apps/graph_app.hpp"
 #include "workloads/graph_apps/sssp_scu.hpp"

@@ -96,4 +96,16 @@ WarpTask cta_reserve(Warp& w, CtaScanLayout s, Addr counter, uint32_t amount, ui
     base = (co_await w.shared_load<uint32_t>(Lanes<Addr>(s.base()), leader))[leader.first()];
 }
 
+WarpTask cta_append(Warp& w, CtaScanLayout s, Addr counter, Addr out, Lanes<uint32_t> value,
+                    Mask keep) {
+  Lanes<uint32_t> before;
+  uint32_t total = 0;
+  co_await cta_scan<uint32_t>(w, s, Lanes<uint32_t>(1u), keep, before, total);
+  uint32_t base = 0;
+  co_await cta_reserve(w, s, counter, total, base);
+  if (keep.any())
+    co_await w.store<uint32_t>(address_of<uint32_t>(out, before + Lanes<uint32_t>(base)), value,
+                               keep);
+}
+
 } // namespace tlmgpu::graph_apps

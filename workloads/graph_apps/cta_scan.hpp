@@ -55,4 +55,11 @@ WarpTask cta_scan(Warp& w, CtaScanLayout s, Lanes<T> x, Mask m, Lanes<T>& exclus
 // barrier also ends the scan's use of the totals row.
 WarpTask cta_reserve(Warp& w, CtaScanLayout s, Addr counter, uint32_t amount, uint32_t& base);
 
+// Scan-based compaction: the lanes in `keep` append value to the queue
+// `out` (element counter `counter`) in thread order, one cta_scan of the
+// keep flags and one cta_reserve per CTA. Every warp of the CTA must call
+// it.
+WarpTask cta_append(Warp& w, CtaScanLayout s, Addr counter, Addr out, Lanes<uint32_t> value,
+                    Mask keep);
+
 } // namespace tlmgpu::graph_apps

@@ -1,7 +1,8 @@
-// bfs-frontier version=gpu-merrill: the thesis' GPU baseline for BFS
-// (seed-003 §1.3; Merrill, Garland & Grimshaw, "Scalable GPU graph
-// traversal", PPoPP 2012 / TOPC 2015), an expansion and a contraction
-// kernel per level, in the same phase structure as the SCU versions.
+// version=gpu-merrill of bfs-frontier and sssp: the thesis' GPU baseline
+// (seed-003 §1.3, §1.4; Merrill, Garland & Grimshaw, "Scalable GPU graph
+// traversal", PPoPP 2012 / TOPC 2015; Davidson et al.'s SSSP uses the same
+// expansion), an expansion and a contraction kernel per level, in the same
+// phase structure as the SCU versions.
 //
 // Expansion (one thread per frontier vertex): a CTA-wide scan of the
 // out-degrees gives every list its place in the edge frontier and the CTA
@@ -27,12 +28,15 @@ struct MerrillLevel {
   Addr in = 0, out = 0, count = 0; // vertex frontiers, next frontier's counter
   Addr edges = 0, edge_count = 0;  // the edge frontier and its counter
   uint32_t n = 0, level = 0;       // n: elements the kernel takes (frontier or edges)
+  // SSSP (costs != 0): the expansion also writes dist[v] + w of each arc to
+  // the cost frontier `costs` and resets lookup[v] of each frontier vertex.
+  Addr costs = 0, dist = 0, lookup = 0;
 };
 
 // Shared memory per CTA of either kernel (bytes), for the launch.
 uint32_t merrill_shared_bytes(uint32_t block, uint32_t warp_size);
 
 WarpTask merrill_expand(Warp& w, MerrillLevel a);   // in[0, n) -> edges, edge_count
-WarpTask merrill_contract(Warp& w, MerrillLevel a); // edges[0, n) -> out, count
+WarpTask merrill_contract(Warp& w, MerrillLevel a); // bfs: edges[0, n) -> out, count
 
 } // namespace tlmgpu::graph_apps

@@ -1,6 +1,7 @@
-#include "workloads/graph_apps/bfs_merrill.hpp"
+#include "workloads/graph_apps/merrill.hpp"
 
 #include "workloads/graph_apps/cta_scan.hpp"
+#include "workloads/graph_apps/sssp_scu.hpp"
 
 namespace tlmgpu::graph_apps {
 namespace {
@@ -8,18 +9,20 @@ namespace {
 constexpr uint32_t kNone = 0xffffffffu; // no thread claimed the CTA / warp
 
 // The expansion's shared memory after the scan's: the CTA's "who gathers"
-// words (two owner slots used in turn, then the owner's list), each warp's
-// four words (owner, list start, end, output offset), the fine-grained
-// gather buffer (one arc index per thread).
+// words (two owner slots used in turn, then the owner's list: start, end,
+// output offset, carry), each warp's five words (owner, then the same
+// four), the fine-grained gather buffers (one arc index per thread, and for
+// SSSP the arc's tail distance).
 struct ExpandShared {
   CtaScanLayout scan;
-  Addr cta = 0, warp = 0, gather = 0;
+  Addr cta = 0, warp = 0, gather = 0, carry = 0;
   explicit ExpandShared(CtaScanLayout s) : scan(s) {
     cta = s.bytes();
     warp = cta + 32;
-    gather = warp + 16 * Addr(s.warps);
+    gather = warp + 32 * Addr(s.warps);
+    carry = gather + 4 * Addr(s.warps) * s.width;
   }
-  uint32_t bytes() const { return uint32_t(gather + 4 * Addr(scan.warps) * scan.width); }
+  uint32_t bytes() const { return uint32_t(carry + 4 * Addr(scan.warps) * scan.width); }
 };
 
 Lanes<Addr> word(Addr base, uint32_t i) {
@@ -32,25 +35,31 @@ WarpOp<Lanes<uint32_t>> broadcast(Warp& w, Addr base, uint32_t i) {
 }
 
 // Lanes in m copy arc e's head into edge-frontier slot `slot`: the gather
-// every strategy ends in (a col_indices load, an edge-frontier store).
+// every strategy ends in (a col_indices load, an edge-frontier store); SSSP
+// also writes the path cost carry + weight (carry = the tail's distance).
 WarpTask copy_arcs(Warp& w, const MerrillLevel& a, const Lanes<uint32_t>& e,
-                   const Lanes<uint32_t>& slot, Mask m) {
+                   const Lanes<uint32_t>& slot, const Lanes<uint32_t>& carry, Mask m) {
   const Lanes<uint32_t> dst =
       co_await w.load<uint32_t>(address_of<uint32_t>(a.g.col_indices, e), m);
   co_await w.store<uint32_t>(address_of<uint32_t>(a.edges, slot), dst, m);
+  if (!a.costs) co_return;
+  Lanes<uint32_t> weight(1u);
+  if (a.g.weights) weight = co_await w.load<uint32_t>(address_of<uint32_t>(a.g.weights, e), m);
+  co_await w.compute(2);
+  co_await w.store<uint32_t>(address_of<uint32_t>(a.costs, slot), path_cost(carry, weight), m);
 }
 
 // A list [lo, hi) whose first arc goes to slot `out`, strip-mined over a
 // group of `stride` threads (t = a thread's index in the group): one
 // coalesced col_indices load and store per step and warp.
 WarpTask strip(Warp& w, const MerrillLevel& a, uint32_t lo, uint32_t hi, uint32_t out,
-               Lanes<uint32_t> t, uint32_t stride) {
+               uint32_t carry, Lanes<uint32_t> t, uint32_t stride) {
   for (uint32_t k = 0; lo + k < hi; k += stride) {
     const Lanes<uint32_t> e = Lanes<uint32_t>(lo + k) + t;
     const Mask m = w.active() & (e < Lanes<uint32_t>(hi));
     co_await w.compute(3); // e += stride, e < hi, branch
     if (m.empty()) break;  // this warp's threads are past the list's end
-    co_await copy_arcs(w, a, e, e + Lanes<uint32_t>(out - lo), m);
+    co_await copy_arcs(w, a, e, e + Lanes<uint32_t>(out - lo), Lanes<uint32_t>(carry), m);
   }
 }
 
@@ -62,7 +71,7 @@ WarpTask strip(Warp& w, const MerrillLevel& a, uint32_t lo, uint32_t hi, uint32_
 // round's first barrier.
 WarpTask cta_gather(Warp& w, const MerrillLevel& a, const ExpandShared& s, Mask big,
                     const Lanes<uint32_t>& lo, const Lanes<uint32_t>& hi,
-                    const Lanes<uint32_t>& out) {
+                    const Lanes<uint32_t>& out, const Lanes<uint32_t>& carry) {
   const uint32_t threads = uint32_t(w.block_dim().count()); // the last warp may be partial
   const Mask first = Mask::lane(w.active().first());
   for (uint32_t round = 0;; ++round) {
@@ -79,13 +88,15 @@ WarpTask cta_gather(Warp& w, const MerrillLevel& a, const ExpandShared& s, Mask 
       co_await w.shared_store<uint32_t>(word(s.cta, 2), lo, mine);
       co_await w.shared_store<uint32_t>(word(s.cta, 3), hi, mine);
       co_await w.shared_store<uint32_t>(word(s.cta, 4), out, mine);
+      if (a.costs) co_await w.shared_store<uint32_t>(word(s.cta, 5), carry, mine);
       big &= ~mine;
     }
     co_await w.barrier();
     const uint32_t l = (co_await broadcast(w, s.cta, 2))[first.first()];
     const uint32_t h = (co_await broadcast(w, s.cta, 3))[first.first()];
     const uint32_t o = (co_await broadcast(w, s.cta, 4))[first.first()];
-    co_await strip(w, a, l, h, o, w.thread_idx(), threads);
+    const uint32_t c = a.costs ? (co_await broadcast(w, s.cta, 5))[first.first()] : 0;
+    co_await strip(w, a, l, h, o, c, w.thread_idx(), threads);
   }
 }
 
@@ -93,8 +104,8 @@ WarpTask cta_gather(Warp& w, const MerrillLevel& a, const ExpandShared& s, Mask 
 // synchronous (no barrier: the lanes run in lock-step).
 WarpTask warp_gather(Warp& w, const MerrillLevel& a, const ExpandShared& s, Mask big,
                      const Lanes<uint32_t>& lo, const Lanes<uint32_t>& hi,
-                     const Lanes<uint32_t>& out) {
-  const Addr mine_at = s.warp + 16 * Addr(w.warp_in_cta());
+                     const Lanes<uint32_t>& out, const Lanes<uint32_t>& carry) {
+  const Addr mine_at = s.warp + 32 * Addr(w.warp_in_cta());
   const Mask first = Mask::lane(w.active().first());
   for (;;) {
     co_await w.shared_store<uint32_t>(word(mine_at, 0), Lanes<uint32_t>(kNone), first);
@@ -106,12 +117,14 @@ WarpTask warp_gather(Warp& w, const MerrillLevel& a, const ExpandShared& s, Mask
     co_await w.shared_store<uint32_t>(word(mine_at, 1), lo, mine);
     co_await w.shared_store<uint32_t>(word(mine_at, 2), hi, mine);
     co_await w.shared_store<uint32_t>(word(mine_at, 3), out, mine);
+    if (a.costs) co_await w.shared_store<uint32_t>(word(mine_at, 4), carry, mine);
     big &= ~mine;
     const uint32_t l = (co_await broadcast(w, mine_at, 1))[first.first()];
     const uint32_t h = (co_await broadcast(w, mine_at, 2))[first.first()];
     const uint32_t o = (co_await broadcast(w, mine_at, 3))[first.first()];
+    const uint32_t c = a.costs ? (co_await broadcast(w, mine_at, 4))[first.first()] : 0;
     // The CTA's last warp may be partial: its lanes stride by their count.
-    co_await strip(w, a, l, h, o, lane_index(), w.active().count());
+    co_await strip(w, a, l, h, o, c, lane_index(), w.active().count());
   }
 }
 
@@ -122,7 +135,8 @@ WarpTask warp_gather(Warp& w, const MerrillLevel& a, const ExpandShared& s, Mask
 // after a barrier thread t copies buffer entry t to slot out + rank.
 WarpTask fine_gather(Warp& w, const MerrillLevel& a, const ExpandShared& s, Mask fine,
                      const Lanes<uint32_t>& lo, const Lanes<uint32_t>& deg,
-                     const Lanes<uint32_t>& rank, uint32_t total, uint32_t out) {
+                     const Lanes<uint32_t>& carry, const Lanes<uint32_t>& rank, uint32_t total,
+                     uint32_t out) {
   const uint32_t threads = uint32_t(w.block_dim().count());
   Lanes<uint32_t> next = rank;
   const Lanes<uint32_t> end = rank + deg;
@@ -131,9 +145,10 @@ WarpTask fine_gather(Warp& w, const MerrillLevel& a, const ExpandShared& s, Mask
       const Mask put = fine & (next < end) & (next < Lanes<uint32_t>(progress + threads));
       co_await w.compute(3); // the two tests and the branch
       if (put.empty()) break;
-      co_await w.shared_store<uint32_t>(
-          address_of<uint32_t>(s.gather, next - Lanes<uint32_t>(progress)), lo + (next - rank),
-          put);
+      const Lanes<uint32_t> at = next - Lanes<uint32_t>(progress);
+      co_await w.shared_store<uint32_t>(address_of<uint32_t>(s.gather, at), lo + (next - rank),
+                                        put);
+      if (a.costs) co_await w.shared_store<uint32_t>(address_of<uint32_t>(s.carry, at), carry, put);
       next = select(put, next + Lanes<uint32_t>(1u), next);
     }
     co_await w.barrier();
@@ -142,7 +157,9 @@ WarpTask fine_gather(Warp& w, const MerrillLevel& a, const ExpandShared& s, Mask
     if (m.any()) {
       const Lanes<uint32_t> e =
           co_await w.shared_load<uint32_t>(address_of<uint32_t>(s.gather, t), m);
-      co_await copy_arcs(w, a, e, t + Lanes<uint32_t>(out + progress), m);
+      Lanes<uint32_t> c(0u);
+      if (a.costs) c = co_await w.shared_load<uint32_t>(address_of<uint32_t>(s.carry, t), m);
+      co_await copy_arcs(w, a, e, t + Lanes<uint32_t>(out + progress), c, m);
     }
     co_await w.barrier(); // the buffer is rewritten by the next window
   }
@@ -162,10 +179,14 @@ WarpTask merrill_expand(Warp& w, MerrillLevel a) {
     co_await w.shared_store<uint32_t>(address_of<uint32_t>(s.cta, lane_index()),
                                       Lanes<uint32_t>(kNone), Mask::all(2));
   const Mask m = first_threads(w, a.n);
-  Lanes<uint32_t> lo(0u), hi(0u);
+  Lanes<uint32_t> lo(0u), hi(0u), carry(0u);
   if (m.any()) {
     const Lanes<uint32_t> v =
         co_await w.load<uint32_t>(address_of<uint32_t>(a.in, w.global_thread_id()), m);
+    if (a.costs) { // SSSP (as sssp_expand): the tail's distance; lookup[v] reset
+      carry = co_await w.load<uint32_t>(address_of<uint32_t>(a.dist, v), m);
+      co_await w.store<uint32_t>(address_of<uint32_t>(a.lookup, v), Lanes<uint32_t>(kInf), m);
+    }
     lo = co_await w.load<uint32_t>(address_of<uint32_t>(a.g.row_offsets, v), m);
     hi = co_await w.load<uint32_t>(address_of<uint32_t>(a.g.row_offsets, v + Lanes<uint32_t>(1u)),
                                    m);
@@ -189,11 +210,11 @@ WarpTask merrill_expand(Warp& w, MerrillLevel a) {
       Lanes<uint32_t>(base) + before.map([](uint64_t x) { return uint32_t(x >> 32); });
   const Lanes<uint32_t> rank = before.map([](uint64_t x) { return uint32_t(x); });
   if (coarse_total) { // uniform: every warp read the same sums
-    co_await cta_gather(w, a, s, coarse & (deg >= Lanes<uint32_t>(threads)), lo, hi, out);
-    co_await warp_gather(w, a, s, coarse & (deg < Lanes<uint32_t>(threads)), lo, hi, out);
+    co_await cta_gather(w, a, s, coarse & (deg >= Lanes<uint32_t>(threads)), lo, hi, out, carry);
+    co_await warp_gather(w, a, s, coarse & (deg < Lanes<uint32_t>(threads)), lo, hi, out, carry);
   }
   if (fine_total)
-    co_await fine_gather(w, a, s, fine, lo, deg, rank, fine_total, base + coarse_total);
+    co_await fine_gather(w, a, s, fine, lo, deg, carry, rank, fine_total, base + coarse_total);
 }
 
 WarpTask merrill_contract(Warp& w, MerrillLevel a) {
@@ -219,14 +240,7 @@ WarpTask merrill_contract(Warp& w, MerrillLevel a) {
       keep = fresh & (old == Lanes<uint32_t>(kInf));
     }
   }
-  Lanes<uint32_t> before;
-  uint32_t total = 0;
-  co_await cta_scan<uint32_t>(w, s, Lanes<uint32_t>(1u), keep, before, total);
-  uint32_t base = 0;
-  co_await cta_reserve(w, s, a.count, total, base);
-  if (keep.any())
-    co_await w.store<uint32_t>(address_of<uint32_t>(a.out, before + Lanes<uint32_t>(base)), u,
-                               keep);
+  co_await cta_append(w, s, a.count, a.out, u, keep);
 }
 
 } // namespace tlmgpu::graph_apps
