@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The stream compaction unit (models/scu) in a platform: bfs-frontier with
 # version=scu (expansion and contraction on the SCU), scu-filter (with the
-# unique filter's hash table in memory) and version=gpu match
+# unique filter's hash table in memory), version=gpu and gpu-merrill (the
+# thesis' GPU baseline: cooperative gathering, CTA-scan compaction) match
 # the CPU reference in every timing mode, on the tiny, GTX 980 and TX1
 # variants; a platform without an SCU or a wrong version is one clear error.
 #
@@ -15,7 +16,7 @@ D="$2/../shared/data"
 EX="$2/examples/scu"
 
 for mode in functional lt at; do
-  for v in gpu scu scu-filter; do
+  for v in gpu gpu-merrill scu scu-filter; do
     for g in karate.mtx as20graph.txt; do
       "$T" run -p "$EX/tiny-scu.json" -w bfs-frontier --arg version=$v --arg "input=$D/$g" \
         --timing $mode --quiet --out "$TMP/o" >"$TMP/log" 2>&1
@@ -44,6 +45,30 @@ s = json.load(open(sys.argv[1]))["total"]["gpu"]["scu"]
 sys.exit(0 if s["filtered"]["value"] > 1000 and s["hash_reads"]["value"] > 0 else 1)
 PY
 check "scu-filter drops duplicate edge-frontier elements" $?
+# gpu-merrill with a partial last warp per CTA (block 100 of 32-lane warps,
+# 96 of 64-lane warps): the warp gather strides by the lanes that exist.
+for set in "--arg block=100" "--arg block=96 --set sm.warp_size=64"; do
+  # shellcheck disable=SC2086 # $set is two or four words on purpose
+  "$T" run -p "$EX/tiny-scu.json" -w bfs-frontier --arg version=gpu-merrill $set \
+    --arg "input=$D/as20graph.txt" --timing lt --quiet --out "$TMP/q" >/dev/null 2>&1
+  check "gpu-merrill $set matches the CPU reference" $?
+done
+# gpu-merrill's mechanisms on GTX 980 from the hub (1,459 arcs): the first
+# expansion spreads the hub over the CTA (the gpu version's one lane takes
+# about 620K cycles), and expansions reserve their output with one atomic
+# per CTA (at most 26 CTAs over all levels of 6,474 vertices, + 1 per level).
+"$T" run -p "$EX/gtx980-scu.json" -w bfs-frontier --arg version=gpu-merrill \
+  --arg "input=$D/as20graph.txt" --timing lt --quiet --out "$TMP/m" >/dev/null 2>&1
+check "gpu-merrill on gtx980-scu passes (lt)" $?
+python3 - "$TMP/m/stats.json" <<'PY'
+import json, sys
+ks = json.load(open(sys.argv[1]))["kernels"]
+ex = [k for k in ks if k["name"] == "bfs_merrill_expand"]
+atomics = sum(k["metrics"]["atomic_instructions"] for k in ex)
+ok = ex and ex[0]["cycles"] < 20000 and ex[0]["metrics"]["atomic_instructions"] == 1
+sys.exit(0 if ok and atomics <= 26 + len(ex) else 1)
+PY
+check "gpu-merrill: the hub's expansion is cooperative, one reservation per CTA" $?
 for p in gtx980-scu tx1-scu; do
   "$T" run -p "$EX/$p.json" -w bfs-frontier --arg version=scu --arg "input=$D/as20graph.txt" \
     --timing at --quiet --out "$TMP/p" >"$TMP/log" 2>&1

@@ -5,7 +5,9 @@
 # filter's table in device memory) and iscu (that filter in the IRU
 # partitions) match the CPU Dijkstra in every timing mode on unweighted and
 # weighted graphs; the filters drop arcs (through the table, in the IRU);
-# the platforms that do not fit are one clear error each.
+# the platforms that do not fit are one clear error each. gpu-merrill (the
+# thesis' GPU baseline, merrill.hpp) runs on the same platforms and must
+# match too.
 #
 # usage: bash tests/cli/scu_sssp.sh <path-to-tlmgpu> <source-dir>
 set -u
@@ -18,7 +20,7 @@ EX="$2/examples/scu"
 RMAT='gen:rmat?scale=9&ef=8&seed=1&wmax=64'
 
 for mode in functional lt at; do
-  for v in scu scu-filter; do
+  for v in scu scu-filter gpu-merrill; do
     for g in "$D/karate.mtx" "$D/as20graph.txt" "$RMAT"; do
       run_passes "sssp $v ${g##*/} $mode matches the CPU reference" \
         -p "$EX/tiny-scu.json" -w sssp --arg version=$v --arg "input=$g" --timing $mode

@@ -20,7 +20,10 @@
 //        §1.3, without the SCU);
 //   iru  edge-frontier with bfs_contract's elements from load_iru (thesis
 //        Fig. 5.8, reorder only; `--set iru.merge=min_u32` also drops equal
-//        destinations, which the CAS would refuse anyway); needs an IRU.
+//        destinations, which the CAS would refuse anyway); needs an IRU;
+//   gpu-merrill  the thesis' GPU baseline (merrill.hpp): CTA-, warp-
+//        and scan-based gathering in the expansion, compaction by CTA
+//        scans with one atomicAdd per CTA in both kernels.
 // Depths are checked exactly against a CPU queue BFS.
 #include "workloads/graph_apps/bfs_frontier.hpp"
 
@@ -29,6 +32,7 @@
 #include "models/host/host_module.hpp"
 #include "models/iru/iru_module.hpp"
 #include "models/scu/scu_module.hpp"
+#include "workloads/graph_apps/merrill.hpp"
 #include "workloads/graph_apps/edge_frontier.hpp"
 #include "workloads/graph_apps/graph_app.hpp"
 #include "workloads/graph_apps/sssp_scu.hpp"
@@ -122,7 +126,7 @@ class BfsFrontier : public GraphApp {
 public:
   explicit BfsFrontier(const WorkloadArgs& a) : GraphApp("bfs-frontier", a, false) {
     source_ = pick_source(a);
-    version_ = edge_frontier_version(a, {"scu", "scu-filter", "iscu"});
+    version_ = edge_frontier_version(a, {"scu", "scu-filter", "iscu", "gpu-merrill"});
     filter_ = version_ == "scu-filter" || version_ == "iscu";
     scu_ = version_ == "scu" || filter_;
     hash_sets_ = uint32_t(a.u64("hash_sets", 0, 1u << 26));
@@ -164,7 +168,7 @@ protected:
       edge_frontier = h.malloc(4 * edges, "edge_frontier");
       a.keep = h.malloc(4 * edges, "keep");
     }
-    if (version_ == "edge-frontier" || version_ == "iru") {
+    if (version_ == "edge-frontier" || version_ == "iru" || version_ == "gpu-merrill") {
       a.edges = h.malloc(4 * edges, "edge_frontier");
       a.edge_count = h.malloc(4, "edge_count");
     }
@@ -182,6 +186,8 @@ protected:
       }
       if (scu)
         a.n = level_scu(h, *scu, a, edge_frontier);
+      else if (version_ == "gpu-merrill")
+        a.n = level_merrill(ctx, h, a);
       else if (a.edges)
         a.n = level_edges(ctx, h, a);
       else
@@ -230,6 +236,23 @@ private:
     launch_threads(h, "bfs_contract", ne, [a](Warp& w) { return contract_edges(w, a); });
     h.synchronize();
     iru_.finish(ctx);
+    return h.download<uint32_t>(a.count, 1)[0];
+  }
+  // gpu-merrill: both kernels reserve their output per CTA on a counter
+  // the host zeroes and reads back, as edge-frontier does.
+  uint32_t level_merrill(SimContext& ctx, HostModule& h, const Level& a) {
+    MerrillLevel m{a.g, a.depth, a.in, a.out, a.count, a.edges, a.edge_count, a.n, a.level};
+    const uint32_t smem = merrill_shared_bytes(block_, ctx.platform.sm.warp_size);
+    h.memset(a.edge_count, 0, 4);
+    launch_threads(
+        h, "bfs_merrill_expand", m.n, [m](Warp& w) { return merrill_expand(w, m); }, smem);
+    h.synchronize();
+    m.n = h.download<uint32_t>(a.edge_count, 1)[0];
+    if (!m.n) return 0;
+    h.memset(a.count, 0, 4);
+    launch_threads(
+        h, "bfs_merrill_contract", m.n, [m](Warp& w) { return merrill_contract(w, m); }, smem);
+    h.synchronize();
     return h.download<uint32_t>(a.count, 1)[0];
   }
   uint32_t level_scu(HostModule& h, ScuModule& scu, Level a, Addr edge_frontier) {
@@ -285,10 +308,11 @@ WorkloadEntry bfs_frontier_workload() {
       "queue-based BFS, expansion and contraction phases (seed-003): version=gpu "
       "(atomic queue), scu (compactions on the stream compaction unit; scu-filter, iscu: the "
       "expansion filtered in memory or in the IRU), edge-frontier (expansion "
-      "and contraction kernels) or iru (the contraction on the IRU)",
+      "and contraction kernels), iru (the contraction on the IRU) or gpu-merrill (the thesis' "
+      "GPU baseline: cooperative gathering, scan-based compaction)",
       graph_args(
           {source_arg(),
-           {"version", "gpu", "gpu | scu | scu-filter | iscu | edge-frontier | iru"},
+           {"version", "gpu", "gpu | scu | scu-filter | iscu | edge-frontier | iru | gpu-merrill"},
            {"hash_sets", "0", "scu-filter: sets of the 16-way filter table (0 = vertices / 16)"}})};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<BfsFrontier>(a); }};
 }

@@ -128,8 +128,9 @@ void GraphApp::launch_per_vertex(HostModule& h, const std::string& kernel,
 }
 
 void GraphApp::launch_threads(HostModule& h, const std::string& kernel, uint64_t threads,
-                              std::function<WarpTask(Warp&)> body) {
+                              std::function<WarpTask(Warp&)> body, uint32_t shared_bytes) {
   KernelLaunch k;
+  k.shared_bytes = shared_bytes;
   k.name = kernel;
   k.grid = {uint32_t((threads + block_ - 1) / block_), 1, 1};
   k.block = {block_, 1, 1};

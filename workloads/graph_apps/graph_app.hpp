@@ -116,9 +116,10 @@ protected:
   // Launches `body` with one thread per vertex (grid = ceil(n / block)).
   void launch_per_vertex(HostModule& h, const std::string& kernel,
                          std::function<WarpTask(Warp&)> body);
-  // Launches `body` with `threads` threads in blocks of `block` (frontiers).
+  // Launches `body` with `threads` threads in blocks of `block` (frontiers)
+  // and `shared_bytes` of shared memory per CTA.
   void launch_threads(HostModule& h, const std::string& kernel, uint64_t threads,
-                      std::function<WarpTask(Warp&)> body);
+                      std::function<WarpTask(Warp&)> body, uint32_t shared_bytes = 0);
   // A device u32 flag: clear it before a launch, read it after synchronize
   // (kernel boundaries order the kernel's flag writes before the read).
   Addr make_flag(HostModule& h);

@@ -24,6 +24,11 @@
 //                  frontier (the thesis' lookup-table filter: the racing
 //                  plain stores leave exactly one writer's position).
 //
+// version=gpu-merrill: the same rounds as the thesis' GPU baseline
+// (merrill.hpp): sssp_merrill_expand gathers lists CTA-, warp- and scan-
+// based, sssp_contract as above, sssp_merrill_select appends the winners
+// with a CTA scan and one atomicAdd per CTA (cta_scan.hpp).
+//
 // version=scu and scu-filter: the same rounds with the compactions on the
 // stream compaction unit, scu-filter with its unique-best-cost filter on the
 // expansion, iscu with that filter in the IRU partitions (sssp_scu.hpp);
@@ -34,8 +39,10 @@
 #include "models/iru/iru_types.hpp"
 #include "models/scu/scu_module.hpp"
 #include "workloads/graph_apps/cpu_references.hpp"
+#include "workloads/graph_apps/cta_scan.hpp"
 #include "workloads/graph_apps/edge_frontier.hpp"
 #include "workloads/graph_apps/graph_app.hpp"
+#include "workloads/graph_apps/merrill.hpp"
 #include "workloads/graph_apps/sssp_scu.hpp"
 
 #include <cstdio>
@@ -138,11 +145,28 @@ WarpTask sssp_select(Warp& w, FrontierArgs a) {
   co_await w.store<uint32_t>(address_of<uint32_t>(a.out, slot), u, won);
 }
 
+// gpu-merrill: sssp_select with scan-based compaction; every warp of the
+// CTA takes part in the scan, with or without elements.
+WarpTask sssp_select_scan(Warp& w, FrontierArgs a) {
+  const CtaScanLayout s = CtaScanLayout::of(w);
+  co_await cta_scan_init(w, s);
+  const Lanes<uint64_t> i = w.global_thread_id();
+  const Mask m = first_threads(w, a.src.n);
+  Lanes<uint32_t> u(0u);
+  Mask won;
+  if (m.any()) {
+    u = co_await w.load<uint32_t>(address_of<uint32_t>(a.edges, i), m);
+    const Lanes<uint32_t> owner = co_await w.load<uint32_t>(address_of<uint32_t>(a.lookup, u), m);
+    won = m & (owner == i.as<uint32_t>());
+  }
+  co_await cta_append(w, s, a.count, a.out, u, won);
+}
+
 class Sssp : public GraphApp {
 public:
   explicit Sssp(const WorkloadArgs& a) : GraphApp("sssp", a, false, true) {
     source_ = pick_source(a);
-    version_ = edge_frontier_version(a, {"scu", "scu-filter", "iscu"});
+    version_ = edge_frontier_version(a, {"scu", "scu-filter", "iscu", "gpu-merrill"});
     hash_sets_ = uint32_t(a.u64("hash_sets", 0, 1u << 26));
   }
 
@@ -233,7 +257,17 @@ private:
       }
       ++iterations_;
       h.memset(a.edge_count, 0, 4);
-      launch_threads(h, "sssp_expand", a.n_in, [a](Warp& w) { return sssp_expand(w, a); });
+      const bool merrill = version_ == "gpu-merrill";
+      const uint32_t width = ctx.platform.sm.warp_size;
+      if (merrill) {
+        MerrillLevel ml{g,      0, a.in,    a.out,  a.count, a.edges, a.edge_count,
+                        a.n_in, 0, a.costs, a.dist, a.lookup};
+        launch_threads(
+            h, "sssp_merrill_expand", a.n_in, [ml](Warp& w) { return merrill_expand(w, ml); },
+            merrill_shared_bytes(block_, width));
+      } else {
+        launch_threads(h, "sssp_expand", a.n_in, [a](Warp& w) { return sssp_expand(w, a); });
+      }
       h.synchronize();
       const uint32_t ne = h.download<uint32_t>(a.edge_count, 1)[0];
       if (!ne) break;
@@ -242,7 +276,12 @@ private:
       h.synchronize();
       iru_.finish(ctx);
       h.memset(a.count, 0, 4);
-      launch_threads(h, "sssp_select", ne, [a](Warp& w) { return sssp_select(w, a); });
+      if (merrill)
+        launch_threads(
+            h, "sssp_merrill_select", ne, [a](Warp& w) { return sssp_select_scan(w, a); },
+            CtaScanLayout::of(block_, width).bytes());
+      else
+        launch_threads(h, "sssp_select", ne, [a](Warp& w) { return sssp_select(w, a); });
       h.synchronize();
       a.n_in = h.download<uint32_t>(a.count, 1)[0];
       std::swap(a.in, a.out);
@@ -293,7 +332,8 @@ WorkloadEntry sssp_workload() {
                                  "contraction per arc, lookup filter) | iru (its contraction on "
                                  "the IRU) | scu (its compactions on the SCU) | scu-filter (scu "
                                  "with the best-cost filter in memory) | iscu (that filter in "
-                                 "the IRU partitions)"},
+                                 "the IRU partitions) | gpu-merrill (the thesis' GPU baseline: "
+                                 "cooperative gathering, scan-based compaction)"},
                                 {"hash_sets", "0",
                                  "scu-filter: sets of the filter table (0 = vertices / ways)"}})};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<Sssp>(a); }};
