@@ -133,7 +133,7 @@ void ManagedMemory::service(Faults& f, double now_s) {
 
 void add_to_wave(const Faults& f, uint64_t page_bytes, uint32_t memory, rt::Wave& w) {
   w.stall_s += f.stall_s;
-  if (f.evicted) w.copies.push_back({rt::OpKind::D2H, 0, memory, f.evicted * page_bytes});
+  if (f.evicted) w.copies.push_back({rt::OpKind::D2H, f.gpu, memory, f.evicted * page_bytes});
   if (f.from_host) w.copies.push_back({rt::OpKind::H2D, 0, memory, f.from_host * page_bytes});
   for (uint32_t s = 0; s < f.from_gpu.size(); ++s)
     if (f.from_gpu[s]) w.copies.push_back({rt::OpKind::P2P, s, memory, f.from_gpu[s] * page_bytes});
