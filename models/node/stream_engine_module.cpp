@@ -124,7 +124,11 @@ void StreamEngineModule::managed_kernel(const rt::StreamOp& op) {
     if (w.stall_s > 0) wait(sc_time(w.stall_s, SC_SEC));
     const sc_time t1 = sc_time_stamp();
     for (const rt::Wave::Copy& c : w.copies)
-      copy(c.kind, c.kind == rt::OpKind::D2H ? c.peer : gpu_, c.peer, c.memory, c.bytes);
+      copy(c.kind,
+           c.kind == rt::OpKind::D2H ? c.peer
+           : c.to >= 0               ? uint32_t(c.to)
+                                     : gpu_,
+           c.peer, c.memory, c.bytes);
     fault_ps_ += uint64_t((t1 - t0).to_seconds() * 1e12 + 0.5);
     migrate_ps_ += uint64_t((sc_time_stamp() - t1).to_seconds() * 1e12 + 0.5);
     const double work = work_seconds(time_, w.work);

@@ -67,6 +67,7 @@ struct Wave {
     OpKind kind;
     uint32_t peer = 0, memory = 0; // P2P: the source GPU; D2H: the GPU the pages leave
     uint64_t bytes = 0;
+    int to = -1; // P2P: the GPU it goes to, when not the wave's own
   };
   KernelCost work;
   double stall_s = 0;

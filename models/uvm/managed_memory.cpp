@@ -17,7 +17,7 @@ ManagedMemory::GpuStats::GpuStats(StatGroup& g)
       evicted(g.counter("evicted", "pages", "pages written back to the host to make room")),
       stall_ps(g.counter("stall_ps", "ps", "time waves waited for their fault batches")) {}
 
-ManagedMemory::ThrashStats::ThrashStats(StatGroup& g)
+ManagedMemory::ThrashStats::ThrashStats(StatGroup& g, bool hub)
     : pinned(g.counter("pinned", "pages",
                        "pages this GPU's faults pinned (thrashing) instead of migrating")),
       maps(g.counter("remote_maps", "pages",
@@ -28,15 +28,19 @@ ManagedMemory::ThrashStats::ThrashStats(StatGroup& g)
       remote(g.counter("remote_accesses", "accesses",
                        "accesses to pages pinned on another GPU or in host memory")),
       remote_bytes(
-          g.counter("remote_bytes", "bytes", "bytes those accesses moved over the fabric")) {}
+          g.counter("remote_bytes", "bytes", "bytes those accesses moved over the fabric")) {
+  if (hub)
+    to_hub = &g.counter("pinned_to_hub", "pages",
+                        "pinned pages moved to a GPU every user has an NVLink to (pin_at = hub)");
+}
 
 ManagedMemory::ManagedMemory(const UvmSpec& spec, uint32_t gpus, uint64_t capacity_bytes,
                              StatGroup& parent)
     : spec_(spec), gpus_(gpus), capacity_(capacity_bytes), resident_(gpus, 0), fifo_(gpus),
       live_(gpus, 0), group_(parent, "uvm"),
       allocated_(group_.counter("allocated_bytes", "bytes", "managed bytes allocated")),
-      mitigate_(spec.thrash_threshold > 0), lapse_s_(spec.thrash_lapse_us * 1e-6),
-      nvlink_(gpus, std::vector<bool>(gpus, false)) {
+      mitigate_(spec.thrash_threshold > 0), hub_(spec.pin_at == "hub"),
+      lapse_s_(spec.thrash_lapse_us * 1e-6), nvlink_(gpus, std::vector<bool>(gpus, false)) {
   if (gpus > uint32_t(INT16_MAX)) throw ConfigError("uvm: too many GPUs for the page table");
   if (mitigate_ && gpus > 64)
     throw ConfigError("uvm.thrash_threshold: thrashing mitigation tracks at most 64 GPUs, not " +
@@ -44,7 +48,7 @@ ManagedMemory::ManagedMemory(const UvmSpec& spec, uint32_t gpus, uint64_t capaci
   for (uint32_t g = 0; g < gpus; ++g) {
     gpu_groups_.push_back(std::make_unique<StatGroup>(group_, "gpu_" + std::to_string(g)));
     stats_.emplace_back(*gpu_groups_.back());
-    if (mitigate_) thrash_stats_.emplace_back(*gpu_groups_.back());
+    if (mitigate_) thrash_stats_.emplace_back(*gpu_groups_.back(), hub_);
   }
 }
 
@@ -131,7 +135,9 @@ bool ManagedMemory::remote(Faults& f, Alloc& a, uint64_t entry, bool ranged) {
   }
   t.procs |= me;
   const int at = a.where[entry];
-  if (at != kHost && !hub(at, t.procs)) pin_in_host(f, a, entry);
+  if (at != kHost && !hub(at, t.procs) && !(hub_ && pin_on_hub(f, a, entry)))
+    pin_in_host(f, a, entry);
+  if (a.where[entry] == int(f.gpu)) return true; // moved to this GPU, its hub: a local access
   if (!(t.mapped & me)) {
     t.mapped |= me;
     f.maps += pages_of(a, entry);
@@ -145,6 +151,27 @@ bool ManagedMemory::remote(Faults& f, Alloc& a, uint64_t entry, bool ranged) {
   else
     f.remote_gpu_bytes[uint32_t(held)] += bytes;
   return true;
+}
+
+// pin_at = hub: the entry moves from its GPU to the first GPU that is the
+// hub of its users, if one exists and has room; every mapping of it goes.
+bool ManagedMemory::pin_on_hub(Faults& f, Alloc& a, uint64_t entry) {
+  const uint64_t pages = pages_of(a, entry), bytes = pages * spec_.page_bytes;
+  for (uint32_t h = 0; h < gpus_; ++h) {
+    if (!hub(int(h), a.th[entry].procs) || resident_[h] + bytes > capacity_) continue;
+    const uint32_t from = uint32_t(a.where[entry]);
+    f.to_hub.push_back({from, h, pages});
+    resident_[from] -= bytes;
+    --live_[from];
+    a.where[entry] = int16_t(h);
+    a.stamp[entry] = ++stamp_;
+    resident_[h] += bytes;
+    ++live_[h];
+    fifo_[h].push_back({uint32_t(&a - allocs_.data()), entry, stamp_});
+    a.th[entry].mapped = 0;
+    return true;
+  }
+  return false;
 }
 
 // Every GPU in `procs` is `gpu` or has an NVLink to it.
@@ -223,6 +250,8 @@ void ManagedMemory::service(Faults& f, double now_s) {
   t.maps += f.maps;
   t.remote += f.remote;
   uint64_t bytes = f.remote_host_bytes;
+  for (const Faults::Move& m : f.to_hub)
+    *t.to_hub += m.pages;
   for (uint32_t g = 0; g < gpus_; ++g) {
     t.to_host += f.to_host[g];
     bytes += f.remote_gpu_bytes[g];
@@ -235,6 +264,8 @@ void add_to_wave(const Faults& f, uint64_t page_bytes, uint32_t memory, rt::Wave
   if (f.evicted) w.copies.push_back({rt::OpKind::D2H, f.gpu, memory, f.evicted * page_bytes});
   for (uint32_t s = 0; s < f.to_host.size(); ++s)
     if (f.to_host[s]) w.copies.push_back({rt::OpKind::D2H, s, memory, f.to_host[s] * page_bytes});
+  for (const Faults::Move& m : f.to_hub)
+    w.copies.push_back({rt::OpKind::P2P, m.from, memory, m.pages * page_bytes, int(m.to)});
   if (f.from_host) w.copies.push_back({rt::OpKind::H2D, 0, memory, f.from_host * page_bytes});
   for (uint32_t s = 0; s < f.from_gpu.size(); ++s)
     if (f.from_gpu[s]) w.copies.push_back({rt::OpKind::P2P, s, memory, f.from_gpu[s] * page_bytes});

@@ -37,9 +37,14 @@ struct Faults {
   uint64_t evicted = 0;           // pages written back to the host to make room
   // Thrashing mitigation (README.md): pinned pages stay where they are and
   // are mapped remotely, a fault each the first time, then link traffic.
-  uint64_t pinned = 0;                    // pages this wave's faults pinned
-  uint64_t maps = 0;                      // pages pinned elsewhere it mapped (faults, no migration)
-  std::vector<uint64_t> to_host;          // pinned pages moved from GPU s into host memory
+  uint64_t pinned = 0;           // pages this wave's faults pinned
+  uint64_t maps = 0;             // pages pinned elsewhere it mapped (faults, no migration)
+  std::vector<uint64_t> to_host; // pinned pages moved from GPU s into host memory
+  struct Move {
+    uint32_t from, to;
+    uint64_t pages;
+  };
+  std::vector<Move> to_hub;               // pin_at = hub: pinned pages moved between GPUs
   uint64_t remote = 0;                    // accesses to pages pinned elsewhere
   uint64_t remote_host_bytes = 0;         // their bytes from host memory
   std::vector<uint64_t> remote_gpu_bytes; // their bytes from GPU s
@@ -115,13 +120,15 @@ private:
     Counter &faults, &batches, &from_host, &from_peer, &migrated_bytes, &evicted, &stall_ps;
   };
   struct ThrashStats { // declared with mitigation on only: stats.json stays as it was without
-    explicit ThrashStats(StatGroup& g);
+    ThrashStats(StatGroup& g, bool hub);
     Counter &pinned, &maps, &to_host, &remote, &remote_bytes;
+    Counter* to_hub = nullptr; // pin_at = hub only
   };
   void touch_one(Faults& f, uint32_t alloc, uint64_t entry, bool ranged);
   bool remote(Faults& f, Alloc& a, uint64_t entry, bool ranged);
   bool hub(int gpu, uint64_t procs) const;
   void pin_in_host(Faults& f, Alloc& a, uint64_t entry);
+  bool pin_on_hub(Faults& f, Alloc& a, uint64_t entry); // pin_at = hub
   uint64_t pages_of(const Alloc& a, uint64_t entry) const;
   void make_room(Faults& f, uint64_t bytes);
   void compact(uint32_t gpu);
@@ -139,7 +146,7 @@ private:
   Counter& allocated_;
   std::vector<std::unique_ptr<StatGroup>> gpu_groups_;
   std::vector<GpuStats> stats_;
-  bool mitigate_;
+  bool mitigate_, hub_;
   double lapse_s_;
   std::vector<std::vector<bool>> nvlink_;
   std::vector<ThrashStats> thrash_stats_;

@@ -21,6 +21,7 @@ struct UvmSpec {
   uint32_t thrash_threshold = 0;
   double thrash_lapse_us = 0;
   uint32_t remote_bytes = 0;
+  std::string pin_at;
 
   template <class V>
   void visit(V& v) {
@@ -49,6 +50,11 @@ struct UvmSpec {
     v.param(remote_bytes, "remote_bytes", 32, Range{1, 1 << 20}, "bytes",
             "[R] bytes one access to a page pinned elsewhere moves over the fabric (an atomic "
             "or a load of one 32 B sector; a kernel streaming a range moves the whole pages)");
+    v.choice(pin_at, "pin_at", "driver", {"driver", "hub"},
+             "[R] where a thrashing page is pinned: driver = where it is if every GPU touching "
+             "it has an NVLink to that GPU, else host memory; hub = else first on another GPU "
+             "that every one of them has an NVLink to, moved there (a what-if: the driver does "
+             "not look for one)");
   }
   void derive() {}
 };

@@ -121,6 +121,10 @@ for t in functional lt at; do
   [[ $(uvm_sum pinned_to_host) -gt 0 && $(uvm_sum remote_bytes) -gt 0 ]]
   check "gups uvm mitigation on 8 GPUs, $t: pinned pages go to host memory" $?
 done
+run_passes "gups uvm exact on 5 GPUs, mitigation, pin_at=hub" -p "$P/dgx1-v100x8.json" \
+  -w gups-tasks $G $M --set runtime.gpus=5 --set uvm.pin_at=hub
+[[ $(uvm_sum pinned_to_hub) -gt 0 ]]
+check "gups uvm pin_at=hub on 5 GPUs: pages move to GPU 0, the hub" $?
 run_passes "gups uvm exact, sampled, mitigation with the driver's lapse" -p "$P/dgx1-v100x4.json" \
   -w gups-tasks $G --arg sample=4 --set uvm.thrash_threshold=3 --timing at
 run_passes "stream uvm, unaligned tiles, 2 GPUs, mitigation (values checked)" \

@@ -22,8 +22,10 @@ struct Rig {
   uint32_t alloc = 0;
   // `links`: GPU pairs with an NVLink (both directions).
   explicit Rig(uint32_t threshold, double lapse_us = 250, uint32_t gpus = 4,
-               std::vector<std::pair<uint32_t, uint32_t>> links = {}, uint64_t sample = 1) {
+               std::vector<std::pair<uint32_t, uint32_t>> links = {}, uint64_t sample = 1,
+               const char* pin_at = "driver") {
     spec.thrash_threshold = threshold;
+    spec.pin_at = pin_at;
     spec.thrash_lapse_us = lapse_us;
     mm = std::make_unique<ManagedMemory>(spec, gpus, uint64_t(1) << 30, root);
     std::vector<std::vector<bool>> nv(gpus, std::vector<bool>(gpus, false));
@@ -222,4 +224,38 @@ TEST_CASE("uvm thrash: a streaming touch of a pinned page moves its bytes", "[uv
   CHECK(f.faults == 0);
   CHECK(f.remote == 2);
   CHECK(f.remote_gpu_bytes[1] == 2 * 4096);
+}
+
+TEST_CASE("uvm thrash: pin_at = hub moves the page to a GPU all its users reach (what-if)",
+          "[uvm][thrash]") {
+  // GPU 0 has an NVLink to each of 1-4; 1 and 4 have none between them (DGX-1, 5 GPUs)
+  const std::vector<std::pair<uint32_t, uint32_t>> links = {{0, 1}, {0, 2}, {0, 3}, {0, 4},
+                                                            {1, 2}, {1, 3}, {2, 3}};
+  Rig driver(3, 250, 5, links);
+  driver.bounce(1, 4, 4, 10);
+  driver.touch(1, 40);
+  CHECK(driver.mm->where(driver.alloc, 0) == kHost);
+  Rig r(3, 250, 5, links, 1, "hub");
+  r.bounce(1, 4, 4, 10); // host -> 1 -> 4 -> 1 -> 4
+  const Faults f = r.touch(1, 40);
+  CHECK(r.mm->where(r.alloc, 0) == 0);
+  REQUIRE(f.to_hub.size() == 1);
+  CHECK(f.to_hub[0].from == 4);
+  CHECK(f.to_hub[0].to == 0);
+  CHECK(f.remote_gpu_bytes[0] == 32);
+  CHECK(f.remote_host_bytes == 0);
+  CHECK(r.mm->resident_bytes(4) == 0);
+  CHECK(r.mm->resident_bytes(0) == 4096);
+  rt::Wave w;
+  add_to_wave(f, 4096, 0, w);
+  REQUIRE(w.copies.size() == 1);
+  CHECK(w.copies[0].kind == rt::OpKind::P2P);
+  CHECK(w.copies[0].peer == 4);
+  CHECK(w.copies[0].to == 0);
+  const Faults g = r.touch(4, 50); // GPU 4 maps it on GPU 0
+  CHECK(g.maps == 1);
+  CHECK(g.remote_gpu_bytes[0] == 32);
+  CHECK(r.touch(0, 60).remote == 0); // local to the hub
+  CHECK(r.stat(1, "pinned_to_hub") == 1);
+  CHECK(driver.counter(1, "pinned_to_hub") == nullptr);
 }
