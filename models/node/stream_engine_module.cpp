@@ -82,8 +82,8 @@ bool StreamEngineModule::idle() const {
   return true;
 }
 
-// A copy between this GPU (or, for a wave's D2H, the GPU `end`) and the
-// host or a peer.
+// A copy between the GPU `end` (this one, or for a wave's copies the GPU a
+// D2H leaves or a P2P goes to) and the host or the GPU `peer`.
 void StreamEngineModule::copy(rt::OpKind kind, uint32_t end, uint32_t peer, uint32_t memory,
                               uint64_t bytes) {
   FabricTransfer x;

@@ -115,12 +115,14 @@ void ManagedMemory::touch_one(Faults& f, uint32_t alloc, uint64_t entry, bool ra
 }
 
 // The driver's thrashing mitigation, simplified (README.md): once a page
-// has thrashed `thrash_threshold` times, the next fault (within the lapse;
+// has thrashed `thrash_threshold` times, its next fault (within the lapse;
 // a later one resets the page's record) pins it where it is if every GPU
-// that touches it has an NVLink to that GPU, else in host memory; a GPU then maps it (one fault)
-// and accesses it over the fabric. A GPU without an NVLink to a page pinned on a GPU moves it to
-// host memory. A ranged touch streams the entry's pages remotely, a single one is an access per
-// update the entry stands for. False: not pinned, the page migrates.
+// that touches it has an NVLink to that GPU, else in host memory (pin_at =
+// hub: before that, on a GPU they all reach over NVLink); a GPU then maps
+// it (one fault) and accesses it over the fabric. A GPU without an NVLink to a page pinned on a GPU
+// moves it the same way. A ranged touch streams the entry's pages remotely,
+// a single one is an access per update the entry stands for. False: not
+// pinned, the page migrates.
 bool ManagedMemory::remote(Faults& f, Alloc& a, uint64_t entry, bool ranged) {
   Thrash& t = a.th[entry];
   const uint64_t me = uint64_t(1) << f.gpu;
