@@ -1,5 +1,7 @@
 #include "models/fabric/fabric_module.hpp"
 
+#include <algorithm>
+
 using namespace sc_core;
 
 namespace tlmgpu {
@@ -48,31 +50,80 @@ FabricModule::FabricModule(sc_module_name n, const FabricSpec& spec, uint32_t gp
 }
 
 void FabricModule::move(const FabricCore::Path& path, uint64_t bytes) {
-  const uint64_t chunk = whole_ ? std::max<uint64_t>(bytes, 1) : core_.spec().chunk_bytes;
+  move_all({path}, {bytes});
+}
+
+// Each copy reserves its next chunk when its previous one has left, in time
+// order across the copies, so they share a common hop as separate copies do.
+void FabricModule::move_all(const std::vector<FabricCore::Path>& paths,
+                            const std::vector<uint64_t>& bytes) {
+  const uint64_t most = bytes.empty() ? 1 : *std::max_element(bytes.begin(), bytes.end());
+  const uint64_t chunk = whole_ ? std::max<uint64_t>(most, 1) : core_.spec().chunk_bytes;
+  std::vector<uint64_t> left = bytes;
+  std::vector<Picos> ready(paths.size(), now_ps());
+  std::vector<bool> started(paths.size(), false); // a copy of 0 bytes still makes one reservation
   Picos arrive = now_ps();
-  uint64_t left = bytes;
-  do {
-    const uint64_t b = std::min(left, chunk);
-    const Picos ready = now_ps();
-    const FabricCore::Slot s = core_.reserve(path, b, ready);
-    arrive = s.arrive;
-    left -= b;
-    // the next chunk is reserved when this one has left the narrowest hop
-    if (left) wait(ps(s.leave - ready));
-  } while (left);
+  for (;;) {
+    size_t next = paths.size();
+    for (size_t i = 0; i < paths.size(); ++i)
+      if ((left[i] || !started[i]) && (next == paths.size() || ready[i] < ready[next])) next = i;
+    if (next == paths.size()) break;
+    const Picos now = now_ps();
+    if (started[next]) wait(ps(ready[next] > now ? ready[next] - now : 0));
+    const uint64_t b = std::min(left[next], chunk);
+    const FabricCore::Slot s = core_.reserve(paths[next], b, now_ps());
+    arrive = std::max(arrive, s.arrive);
+    started[next] = true;
+    left[next] -= b;
+    ready[next] = s.leave; // the next chunk when this one has left the narrowest hop
+  }
   const Picos now = now_ps();
   if (arrive > now) wait(ps(arrive - now));
 }
 
+FabricCore::Path FabricModule::path_of(const FabricTransfer& x) const {
+  switch (x.route) {
+  case FabricTransfer::Route::HostToGpu:
+    return core_.host_path(x.memory, x.gpu);
+  case FabricTransfer::Route::GpuToHost:
+    return FabricCore::reversed(core_.host_path(x.memory, x.gpu));
+  case FabricTransfer::Route::Peer:
+    break;
+  }
+  const FabricCore::Path& p = core_.peer_path(x.peer, x.gpu);
+  if (!p.empty()) return p;
+  FabricCore::Path via = FabricCore::reversed(core_.host_path(x.memory, x.peer));
+  const FabricCore::Path& in = core_.host_path(x.memory, x.gpu);
+  via.insert(via.end(), in.begin(), in.end());
+  return via;
+}
+
+void FabricModule::bundle(FabricBundle& b) {
+  std::vector<FabricCore::Path> paths;
+  std::vector<uint64_t> bytes;
+  for (FabricTransfer& x : b.copies) {
+    ++copies_;
+    paths.push_back(path_of(x));
+    bytes.push_back(x.bytes);
+  }
+  move_all(paths, bytes);
+}
+
 void FabricModule::b_transport(int, tlm::tlm_generic_payload& t, sc_time& delay) {
   FabricTransfer* x = t.get_extension<FabricTransfer>();
-  if (!x) {
+  FabricBundle* all = t.get_extension<FabricBundle>();
+  if (!x && !all) {
     t.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
   if (delay != SC_ZERO_TIME) {
     wait(delay);
     delay = SC_ZERO_TIME;
+  }
+  if (all) {
+    bundle(*all);
+    t.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
   }
   ++copies_;
   switch (x->route) {

@@ -34,6 +34,20 @@ struct FabricTransfer : tlm::tlm_extension<FabricTransfer> {
   }
 };
 
+// Copies that move at the same time, each on its own path, in one
+// transport (the remote accesses of a managed-memory wave, one copy per GPU
+// or host memory holding pages the wave maps remotely): it returns when the
+// last has arrived; their chunks interleave as separate copies' do. A peer
+// copy between GPUs without NVLink crosses the host cut-through here (a
+// remote access is not staged in host memory).
+struct FabricBundle : tlm::tlm_extension<FabricBundle> {
+  std::vector<FabricTransfer> copies;
+  tlm::tlm_extension_base* clone() const override { return new FabricBundle(*this); }
+  void copy_from(const tlm::tlm_extension_base& o) override {
+    *this = static_cast<const FabricBundle&>(o);
+  }
+};
+
 class LinkModule : public sc_core::sc_module {
 public:
   LinkModule(sc_core::sc_module_name n, const FabricCore& core, uint32_t link, StatGroup& parent);
@@ -55,6 +69,10 @@ private:
   void b_transport(int id, tlm::tlm_generic_payload& t, sc_core::sc_time& delay);
   // Moves `bytes` over `path` chunk by chunk from now; returns when done.
   void move(const FabricCore::Path& path, uint64_t bytes);
+  // Moves bytes[i] over paths[i] for every i at once; returns when all are done.
+  void move_all(const std::vector<FabricCore::Path>& paths, const std::vector<uint64_t>& bytes);
+  FabricCore::Path path_of(const FabricTransfer& x) const; // one leg, cut-through
+  void bundle(FabricBundle& b);
   FabricCore core_;
   bool whole_;
   StatGroup stats_;

@@ -16,6 +16,12 @@ NodeModule::NodeModule(sc_module_name n, const NodeRuntimeSpec& spec,
   if (full) rt_->capacity_params = "gpu_model.memory_mib, runtime.max_memory_mib";
   uvm_ = std::make_unique<uvm::ManagedMemory>(spec.uvm, rt_->gpus(), capacity, stats_);
   fabric_ = std::make_unique<FabricModule>("fabric", spec.fabric, count, whole_transfers, stats_);
+  // thrashing mitigation pins a page on a GPU only if its users are NVLink peers of it
+  std::vector<std::vector<bool>> nvlink(count, std::vector<bool>(count, false));
+  for (uint32_t a = 0; a < count; ++a)
+    for (uint32_t b = 0; b < count; ++b)
+      nvlink[a][b] = !fabric_->core().peer_path(a, b).empty();
+  uvm_->set_nvlink(std::move(nvlink));
   std::vector<StreamEngineModule*> used;
   for (uint32_t g = 0; g < rt_->gpus(); ++g) {
     streams_.push_back(std::make_unique<StreamEngineModule>(("gpu_" + std::to_string(g)).c_str(), g,

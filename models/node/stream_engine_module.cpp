@@ -82,15 +82,23 @@ bool StreamEngineModule::idle() const {
   return true;
 }
 
-void StreamEngineModule::copy(rt::OpKind kind, uint32_t peer, uint32_t memory, uint64_t bytes) {
+// A copy between the GPU `end` (this one, or for a wave's copies the GPU a
+// D2H leaves or a P2P goes to) and the host or the GPU `peer`.
+void StreamEngineModule::copy(rt::OpKind kind, uint32_t end, uint32_t peer, uint32_t memory,
+                              uint64_t bytes) {
   FabricTransfer x;
   x.bytes = bytes;
   x.memory = memory;
-  x.gpu = gpu_;
+  x.gpu = end;
   x.peer = peer;
   x.route = kind == rt::OpKind::H2D   ? FabricTransfer::Route::HostToGpu
             : kind == rt::OpKind::D2H ? FabricTransfer::Route::GpuToHost
                                       : FabricTransfer::Route::Peer;
+  transport(x);
+}
+
+template <class Ext>
+void StreamEngineModule::transport(Ext& x) {
   tlm::tlm_generic_payload t;
   t.set_command(tlm::TLM_IGNORE_COMMAND);
   t.set_data_length(0);
@@ -103,9 +111,11 @@ void StreamEngineModule::copy(rt::OpKind kind, uint32_t peer, uint32_t memory, u
 }
 
 // A kernel on managed memory: its launch, then each wave's fault stall, its
-// page migrations over the fabric and its work; the source decides a wave's
-// faults when the wave starts, so the GPUs' waves see each other's
-// migrations in time order.
+// page migrations over the fabric and its work, during which its remote
+// accesses (pages pinned elsewhere) cross the fabric, every source at once;
+// the wave ends when both are done. The source decides a wave's faults when
+// the wave starts, so the GPUs' waves see each other's migrations in time
+// order.
 void StreamEngineModule::managed_kernel(const rt::StreamOp& op) {
   wait(sc_time(time_.launch_us, SC_US));
   rt::Wave w;
@@ -114,12 +124,41 @@ void StreamEngineModule::managed_kernel(const rt::StreamOp& op) {
     if (w.stall_s > 0) wait(sc_time(w.stall_s, SC_SEC));
     const sc_time t1 = sc_time_stamp();
     for (const rt::Wave::Copy& c : w.copies)
-      copy(c.kind, c.peer, c.memory, c.bytes);
+      copy(c.kind,
+           c.kind == rt::OpKind::D2H ? c.peer
+           : c.to >= 0               ? uint32_t(c.to)
+                                     : gpu_,
+           c.peer, c.memory, c.bytes);
     fault_ps_ += uint64_t((t1 - t0).to_seconds() * 1e12 + 0.5);
     migrate_ps_ += uint64_t((sc_time_stamp() - t1).to_seconds() * 1e12 + 0.5);
-    wait(sc_time(work_seconds(time_, w.work), SC_SEC));
+    const double work = work_seconds(time_, w.work);
+    if (w.remote.empty()) {
+      wait(sc_time(work, SC_SEC));
+    } else {
+      const sc_time t2 = sc_time_stamp();
+      remote(w.remote);
+      const double spent = (sc_time_stamp() - t2).to_seconds();
+      if (work > spent) wait(sc_time(work - spent, SC_SEC));
+    }
     w = rt::Wave();
   }
+}
+
+// The remote accesses of a wave, one fabric bundle: each source's bytes
+// move at the same time, sharing links with every other copy.
+void StreamEngineModule::remote(const std::vector<rt::Wave::Copy>& copies) {
+  FabricBundle b;
+  for (const rt::Wave::Copy& c : copies) {
+    FabricTransfer x;
+    x.bytes = c.bytes;
+    x.memory = c.memory;
+    x.gpu = gpu_;
+    x.peer = c.peer;
+    x.route =
+        c.kind == rt::OpKind::H2D ? FabricTransfer::Route::HostToGpu : FabricTransfer::Route::Peer;
+    b.copies.push_back(x);
+  }
+  transport(b);
 }
 
 // A task's kernel on the full GPU model: the launch as on the kernel-time
@@ -196,7 +235,7 @@ void StreamEngineModule::execute(const rt::StreamOp& op) {
   case rt::OpKind::H2D:
   case rt::OpKind::D2H:
   case rt::OpKind::P2P:
-    copy(op.kind, op.peer, op.memory, op.bytes);
+    copy(op.kind, gpu_, op.peer, op.memory, op.bytes);
     break;
   case rt::OpKind::Memset:
     wait(sc_time(memset_seconds(time_, op.bytes), SC_SEC));

@@ -72,8 +72,11 @@ private:
   void release(Engine e);
   void active(Engine e, int delta); // overlap accounting
   void execute(const rt::StreamOp& op);
-  void copy(rt::OpKind kind, uint32_t peer, uint32_t memory, uint64_t bytes);
+  void copy(rt::OpKind kind, uint32_t end, uint32_t peer, uint32_t memory, uint64_t bytes);
+  template <class Ext>
+  void transport(Ext& x); // one blocking transport with extension x
   void managed_kernel(const rt::StreamOp& op);
+  void remote(const std::vector<rt::Wave::Copy>& copies);
   void device_kernel(const rt::StreamOp& op);
   NodeGpuModule* device_ = nullptr;
   uint32_t gpu_;

@@ -57,18 +57,22 @@ const char* to_string(OpKind k);
 const char* to_string(Cause c);
 
 // One wave of a kernel on managed memory (models/uvm): the stall for its
-// fault batches, the copies that write evicted pages back (D2H) and migrate
-// its pages in (H2D from the host, P2P from the GPU that held them), then
-// its work (and that of the fault-free waves after it).
+// fault batches, the copies that write pages back (D2H: evicted, or pinned
+// pages leaving a GPU for host memory) and migrate its pages in (H2D from
+// the host, P2P from the GPU that held them), then its work (and that of
+// the fault-free waves after it) while its accesses to pages pinned
+// elsewhere cross the fabric (`remote`, all sources at once).
 struct Wave {
   struct Copy {
     OpKind kind;
-    uint32_t peer = 0, memory = 0;
+    uint32_t peer = 0, memory = 0; // P2P: the source GPU; D2H: the GPU the pages leave
     uint64_t bytes = 0;
+    int to = -1; // P2P: the GPU it goes to, when not the wave's own
   };
   KernelCost work;
   double stall_s = 0;
   std::vector<Copy> copies;
+  std::vector<Copy> remote; // H2D: pages pinned in host memory; P2P: on GPU `peer`
 };
 // Called when a wave starts, at simulated time `now_s`; false when the
 // kernel has no wave left.

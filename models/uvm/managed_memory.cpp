@@ -17,15 +17,38 @@ ManagedMemory::GpuStats::GpuStats(StatGroup& g)
       evicted(g.counter("evicted", "pages", "pages written back to the host to make room")),
       stall_ps(g.counter("stall_ps", "ps", "time waves waited for their fault batches")) {}
 
+ManagedMemory::ThrashStats::ThrashStats(StatGroup& g, bool hub)
+    : pinned(g.counter("pinned", "pages",
+                       "pages this GPU's faults pinned (thrashing) instead of migrating")),
+      maps(g.counter("remote_maps", "pages",
+                     "faults that mapped a page pinned elsewhere (no migration)")),
+      to_host(g.counter("pinned_to_host", "pages",
+                        "pinned pages moved from a GPU into host memory, as this GPU has no "
+                        "NVLink to it")),
+      remote(g.counter("remote_accesses", "accesses",
+                       "accesses to pages pinned on another GPU or in host memory")),
+      remote_bytes(
+          g.counter("remote_bytes", "bytes", "bytes those accesses moved over the fabric")) {
+  if (hub)
+    to_hub = &g.counter("pinned_to_hub", "pages",
+                        "pinned pages moved to a GPU every user has an NVLink to (pin_at = hub)");
+}
+
 ManagedMemory::ManagedMemory(const UvmSpec& spec, uint32_t gpus, uint64_t capacity_bytes,
                              StatGroup& parent)
     : spec_(spec), gpus_(gpus), capacity_(capacity_bytes), resident_(gpus, 0), fifo_(gpus),
       live_(gpus, 0), group_(parent, "uvm"),
-      allocated_(group_.counter("allocated_bytes", "bytes", "managed bytes allocated")) {
+      allocated_(group_.counter("allocated_bytes", "bytes", "managed bytes allocated")),
+      mitigate_(spec.thrash_threshold > 0), hub_(spec.pin_at == "hub"),
+      lapse_s_(spec.thrash_lapse_us * 1e-6), nvlink_(gpus, std::vector<bool>(gpus, false)) {
   if (gpus > uint32_t(INT16_MAX)) throw ConfigError("uvm: too many GPUs for the page table");
+  if (mitigate_ && gpus > 64)
+    throw ConfigError("uvm.thrash_threshold: thrashing mitigation tracks at most 64 GPUs, not " +
+                      std::to_string(gpus));
   for (uint32_t g = 0; g < gpus; ++g) {
     gpu_groups_.push_back(std::make_unique<StatGroup>(group_, "gpu_" + std::to_string(g)));
     stats_.emplace_back(*gpu_groups_.back());
+    if (mitigate_) thrash_stats_.emplace_back(*gpu_groups_.back(), hub_);
   }
 }
 
@@ -37,6 +60,7 @@ uint32_t ManagedMemory::allocate(uint64_t bytes, uint64_t sample) {
   const uint64_t entries = (a.pages + a.sample - 1) / a.sample;
   a.where.assign(entries, int16_t(kHost));
   a.stamp.assign(entries, 0);
+  if (mitigate_) a.th.assign(entries, Thrash{});
   allocs_.push_back(std::move(a));
   allocated_ += bytes;
   return uint32_t(allocs_.size() - 1);
@@ -52,14 +76,19 @@ uint64_t ManagedMemory::pages_of(const Alloc& a, uint64_t entry) const {
 
 void ManagedMemory::touch(Faults& f, uint32_t alloc, uint64_t first, uint64_t count) {
   for (uint64_t e = first; e < first + count; ++e)
-    touch(f, alloc, e);
+    touch_one(f, alloc, e, true);
 }
 
 void ManagedMemory::touch(Faults& f, uint32_t alloc, uint64_t entry) {
+  touch_one(f, alloc, entry, false);
+}
+
+void ManagedMemory::touch_one(Faults& f, uint32_t alloc, uint64_t entry, bool ranged) {
   Alloc& a = allocs_.at(alloc);
   ++f.accesses;
   const int from = a.where.at(entry);
   if (from == int(f.gpu)) return;
+  if (mitigate_ && remote(f, a, entry, ranged)) return;
   const uint64_t pages = pages_of(a, entry), bytes = pages * spec_.page_bytes;
   f.faults += pages;
   if (from == kHost) {
@@ -76,6 +105,93 @@ void ManagedMemory::touch(Faults& f, uint32_t alloc, uint64_t entry) {
   ++live_[f.gpu];
   fifo_[f.gpu].push_back({alloc, entry, stamp_});
   if (fifo_[f.gpu].size() > 2 * live_[f.gpu] + 1024) compact(f.gpu);
+  if (mitigate_) { // a migration: thrashing when it follows the last one closely
+    Thrash& t = a.th[entry];
+    if (t.last_s >= 0 && (lapse_s_ == 0 || f.now_s - t.last_s <= lapse_s_) && t.events < 255)
+      ++t.events;
+    t.last_s = f.now_s;
+    t.procs |= uint64_t(1) << f.gpu;
+  }
+}
+
+// The driver's thrashing mitigation, simplified (README.md): once a page
+// has thrashed `thrash_threshold` times, its next fault (within the lapse;
+// a later one resets the page's record) pins it where it is if every GPU
+// that touches it has an NVLink to that GPU, else in host memory (pin_at =
+// hub: before that, on a GPU they all reach over NVLink); a GPU then maps
+// it (one fault) and accesses it over the fabric. A GPU without an NVLink to a page pinned on a GPU
+// moves it the same way. A ranged touch streams the entry's pages remotely,
+// a single one is an access per update the entry stands for. False: not
+// pinned, the page migrates.
+bool ManagedMemory::remote(Faults& f, Alloc& a, uint64_t entry, bool ranged) {
+  Thrash& t = a.th[entry];
+  const uint64_t me = uint64_t(1) << f.gpu;
+  if (!t.pinned) {
+    if (t.events < spec_.thrash_threshold) return false;
+    if (lapse_s_ > 0 && f.now_s - t.last_s > lapse_s_) {
+      t = Thrash{}; // no longer thrashing: the driver resets the page's record
+      return false;
+    }
+    t.pinned = true;
+    f.pinned += pages_of(a, entry);
+  }
+  t.procs |= me;
+  const int at = a.where[entry];
+  if (at != kHost && !hub(at, t.procs) && !(hub_ && pin_on_hub(f, a, entry)))
+    pin_in_host(f, a, entry);
+  if (a.where[entry] == int(f.gpu)) return true; // moved to this GPU, its hub: a local access
+  if (!(t.mapped & me)) {
+    t.mapped |= me;
+    f.maps += pages_of(a, entry);
+  }
+  const uint64_t accesses = ranged ? pages_of(a, entry) : a.sample;
+  const uint64_t bytes = accesses * (ranged ? spec_.page_bytes : spec_.remote_bytes);
+  f.remote += accesses;
+  const int held = a.where[entry];
+  if (held == kHost)
+    f.remote_host_bytes += bytes;
+  else
+    f.remote_gpu_bytes[uint32_t(held)] += bytes;
+  return true;
+}
+
+// pin_at = hub: the entry moves from its GPU to the first GPU that is the
+// hub of its users, if one exists and has room; every mapping of it goes.
+bool ManagedMemory::pin_on_hub(Faults& f, Alloc& a, uint64_t entry) {
+  const uint64_t pages = pages_of(a, entry), bytes = pages * spec_.page_bytes;
+  for (uint32_t h = 0; h < gpus_; ++h) {
+    if (!hub(int(h), a.th[entry].procs) || resident_[h] + bytes > capacity_) continue;
+    const uint32_t from = uint32_t(a.where[entry]);
+    f.to_hub.push_back({from, h, pages});
+    resident_[from] -= bytes;
+    --live_[from];
+    a.where[entry] = int16_t(h);
+    a.stamp[entry] = ++stamp_;
+    resident_[h] += bytes;
+    ++live_[h];
+    fifo_[h].push_back({uint32_t(&a - allocs_.data()), entry, stamp_});
+    a.th[entry].mapped = 0;
+    return true;
+  }
+  return false;
+}
+
+// Every GPU in `procs` is `gpu` or has an NVLink to it.
+bool ManagedMemory::hub(int gpu, uint64_t procs) const {
+  for (uint32_t p = 0; p < gpus_; ++p)
+    if ((procs >> p & 1) && int(p) != gpu && !nvlink_[p][uint32_t(gpu)]) return false;
+  return true;
+}
+
+// The pinned entry leaves its GPU for host memory; every mapping of it goes.
+void ManagedMemory::pin_in_host(Faults& f, Alloc& a, uint64_t entry) {
+  const uint32_t from = uint32_t(a.where[entry]);
+  const uint64_t pages = pages_of(a, entry);
+  f.to_host[from] += pages;
+  resident_[from] -= pages * spec_.page_bytes;
+  --live_[from];
+  a.where[entry] = int16_t(kHost);
+  a.th[entry].mapped = 0;
 }
 
 // Oldest first: the pages that arrived earliest leave for the host.
@@ -88,6 +204,7 @@ void ManagedMemory::make_room(Faults& f, uint64_t bytes) {
     if (a.where[r.entry] != int(f.gpu) || a.stamp[r.entry] != r.stamp) continue; // stale
     const uint64_t pages = pages_of(a, r.entry);
     a.where[r.entry] = int16_t(kHost);
+    if (mitigate_) a.th[r.entry].mapped = 0; // a pinned page's mappings go with it
     resident_[f.gpu] -= pages * spec_.page_bytes;
     --live_[f.gpu];
     f.evicted += pages;
@@ -109,7 +226,7 @@ void ManagedMemory::compact(uint32_t gpu) {
 }
 
 void ManagedMemory::service(Faults& f, double now_s) {
-  f.batches = (f.faults + spec_.batch_pages - 1) / spec_.batch_pages;
+  f.batches = (f.faults + f.maps + spec_.batch_pages - 1) / spec_.batch_pages;
   const double work = double(f.batches) * spec_.fault_us * 1e-6;
   if (spec_.service == "shared") {
     const double start = std::max(now_s, shared_busy_s_);
@@ -129,14 +246,35 @@ void ManagedMemory::service(Faults& f, double now_s) {
   s.migrated_bytes += f.faults * spec_.page_bytes;
   s.evicted += f.evicted;
   s.stall_ps += uint64_t(f.stall_s * 1e12 + 0.5);
+  if (!mitigate_) return;
+  ThrashStats& t = thrash_stats_[f.gpu];
+  t.pinned += f.pinned;
+  t.maps += f.maps;
+  t.remote += f.remote;
+  uint64_t bytes = f.remote_host_bytes;
+  for (const Faults::Move& m : f.to_hub)
+    *t.to_hub += m.pages;
+  for (uint32_t g = 0; g < gpus_; ++g) {
+    t.to_host += f.to_host[g];
+    bytes += f.remote_gpu_bytes[g];
+  }
+  t.remote_bytes += bytes;
 }
 
 void add_to_wave(const Faults& f, uint64_t page_bytes, uint32_t memory, rt::Wave& w) {
   w.stall_s += f.stall_s;
-  if (f.evicted) w.copies.push_back({rt::OpKind::D2H, 0, memory, f.evicted * page_bytes});
+  if (f.evicted) w.copies.push_back({rt::OpKind::D2H, f.gpu, memory, f.evicted * page_bytes});
+  for (uint32_t s = 0; s < f.to_host.size(); ++s)
+    if (f.to_host[s]) w.copies.push_back({rt::OpKind::D2H, s, memory, f.to_host[s] * page_bytes});
+  for (const Faults::Move& m : f.to_hub)
+    w.copies.push_back({rt::OpKind::P2P, m.from, memory, m.pages * page_bytes, int(m.to)});
   if (f.from_host) w.copies.push_back({rt::OpKind::H2D, 0, memory, f.from_host * page_bytes});
   for (uint32_t s = 0; s < f.from_gpu.size(); ++s)
     if (f.from_gpu[s]) w.copies.push_back({rt::OpKind::P2P, s, memory, f.from_gpu[s] * page_bytes});
+  if (f.remote_host_bytes) w.remote.push_back({rt::OpKind::H2D, 0, memory, f.remote_host_bytes});
+  for (uint32_t s = 0; s < f.remote_gpu_bytes.size(); ++s)
+    if (f.remote_gpu_bytes[s])
+      w.remote.push_back({rt::OpKind::P2P, s, memory, f.remote_gpu_bytes[s]});
 }
 
 } // namespace tlmgpu::uvm

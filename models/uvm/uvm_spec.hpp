@@ -18,6 +18,10 @@ struct UvmSpec {
   uint32_t batch_pages = 0;
   double fault_us = 0;
   std::string service;
+  uint32_t thrash_threshold = 0;
+  double thrash_lapse_us = 0;
+  uint32_t remote_bytes = 0;
+  std::string pin_at;
 
   template <class V>
   void visit(V& v) {
@@ -31,6 +35,26 @@ struct UvmSpec {
     v.choice(service, "service", "per_gpu", {"per_gpu", "shared"},
              "[R] who services fault batches: each GPU's own handler (batches of different "
              "GPUs overlap) or one host handler for all GPUs (they queue)");
+    // Thrashing mitigation (README.md, "Thrashing mitigation"): off by
+    // default, so the notes' §7.2 model (every touch elsewhere migrates)
+    // stays the baseline.
+    v.param(thrash_threshold, "thrash_threshold", 0, Range{0, 255}, "events",
+            "[R] thrashing mitigation: after this many thrash events (a migration within "
+            "thrash_lapse_us of the page's previous one), a page's next fault pins it where it "
+            "is (or in host memory) and the GPUs touching it map it remotely (0 = off; the "
+            "driver: 3)");
+    v.param(thrash_lapse_us, "thrash_lapse_us", 250, Range{0, 1e9}, "us",
+            "[R] a migration at most this long after the page's previous one is a thrash event, "
+            "and a pinning fault must come this soon after it (the driver: 250; 0 = however "
+            "far apart)");
+    v.param(remote_bytes, "remote_bytes", 32, Range{1, 1 << 20}, "bytes",
+            "[R] bytes one access to a page pinned elsewhere moves over the fabric (an atomic "
+            "or a load of one 32 B sector; a kernel streaming a range moves the whole pages)");
+    v.choice(pin_at, "pin_at", "driver", {"driver", "hub"},
+             "[R] where a thrashing page is pinned: driver = where it is if every GPU touching "
+             "it has an NVLink to that GPU, else host memory; hub = else first on another GPU "
+             "that every one of them has an NVLink to, moved there (a what-if: the driver does "
+             "not look for one)");
   }
   void derive() {}
 };

@@ -4,7 +4,8 @@
 # form (every page of a, b, c migrates once from the host when tiles are
 # page-aligned, whatever the GPU count), pages shared by tiles on different
 # GPUs thrash, GUPS and STREAM values equal their CPU references (with
-# evictions too), runs are deterministic, and bad input is one clear error.
+# evictions too, and with thrashing mitigation in every timing mode), runs
+# are deterministic, and bad input is one clear error.
 #
 # usage: bash tests/cli/uvm.sh <path-to-tlmgpu> <source-dir>
 set -u
@@ -89,9 +90,56 @@ run_passes "gups uvm again" -p "$P/dgx1-v100x4.json" -w gups-tasks $G --set uvm.
 cmp -s "$TMP/g1.json" "$TMP/o/stats.json"
 check "same seed, same inputs: identical stats.json" $?
 
+# Thrashing mitigation (uvm.thrash_threshold, off by default): GUPS pages
+# that keep moving are pinned and mapped remotely; the table still equals
+# the serial reference, in every timing mode. On 2 GPUs (an NVLink pair)
+# pages stay pinned on a GPU and migrate less than without mitigation; on
+# 8 no GPU is an NVLink peer of all others, so pinned pages go to host
+# memory.
+M="--set uvm.thrash_threshold=3 --set uvm.thrash_lapse_us=0"
+run_passes "gups uvm on 2 GPUs without mitigation" -p "$P/dgx1-v100x2.json" -w gups-tasks $G
+plain=$(uvm_sum from_peer)
+run_passes "gups uvm exact on 2 GPUs with mitigation" -p "$P/dgx1-v100x2.json" -w gups-tasks $G $M
+[[ $(uvm_sum pinned) -gt 0 && $(uvm_sum remote_accesses) -gt 0 && $(uvm_sum pinned_to_host) -eq 0 &&
+  $(uvm_sum from_peer) -lt $plain ]]
+check "gups uvm mitigation on 2 GPUs: pinned on a GPU, remote accesses, fewer migrations" $?
+# the remote accesses cross the fabric: NVLink 0-1 carries the migrated
+# pages and every remote byte
+python3 - "$TMP/o/stats.json" <<'PY'
+import json, sys
+n = json.load(open(sys.argv[1]))["total"]["node"]
+u, link = n["uvm"], n["fabric"]["nvlink01"]
+remote = sum(v["remote_bytes"]["value"] for k, v in u.items() if k.startswith("gpu_"))
+peer = sum(v["from_peer"]["value"] for k, v in u.items() if k.startswith("gpu_")) * 4096
+moved = link["fwd_bytes"]["value"] + link["rev_bytes"]["value"]
+sys.exit(0 if remote > 0 and moved == remote + peer else 1)
+PY
+check "gups uvm mitigation on 2 GPUs: NVLink carries the remote bytes" $?
+for t in functional lt at; do
+  run_passes "gups uvm exact on 8 GPUs with mitigation, $t" -p "$P/dgx1-v100x8.json" \
+    -w gups-tasks $G $M --timing $t
+  [[ $(uvm_sum pinned_to_host) -gt 0 && $(uvm_sum remote_bytes) -gt 0 ]]
+  check "gups uvm mitigation on 8 GPUs, $t: pinned pages go to host memory" $?
+done
+run_passes "gups uvm exact on 5 GPUs, mitigation, pin_at=hub" -p "$P/dgx1-v100x8.json" \
+  -w gups-tasks $G $M --set runtime.gpus=5 --set uvm.pin_at=hub
+[[ $(uvm_sum pinned_to_hub) -gt 0 ]]
+check "gups uvm pin_at=hub on 5 GPUs: pages move to GPU 0, the hub" $?
+run_passes "gups uvm exact, sampled, mitigation with the driver's lapse" -p "$P/dgx1-v100x4.json" \
+  -w gups-tasks $G --arg sample=4 --set uvm.thrash_threshold=3 --timing at
+run_passes "stream uvm, unaligned tiles, 2 GPUs, mitigation (values checked)" \
+  -p "$P/dgx1-v100x2.json" -w stream-tasks $S --set uvm.thrash_threshold=1 \
+  --set uvm.thrash_lapse_us=0
+[[ $(uvm_sum pinned) -gt 0 && $(uvm_sum remote_bytes) -gt 0 ]]
+check "stream uvm mitigation: the shared pages are pinned and read remotely" $?
+run_passes "gups uvm, mitigation off by default" -p "$P/dgx1-v100x2.json" -w gups-tasks $G
+! grep -q '"pinned"' "$TMP/o/stats.json"
+check "without mitigation its statistics are not declared" $?
+
 "$T" describe node >"$TMP/describe"
-grep -q "^uvm.page_bytes .*4096 .*bytes" "$TMP/describe" && grep -q "^uvm.fault_us" "$TMP/describe"
-check "describe node lists the uvm parameters" $?
+grep -q "^uvm.page_bytes .*4096 .*bytes" "$TMP/describe" && grep -q "^uvm.fault_us" "$TMP/describe" &&
+  grep -q "^uvm.thrash_threshold  *uint  *0 " "$TMP/describe"
+check "describe node lists the uvm parameters (mitigation off by default)" $?
 
 # Bad input: one clear line each.
 expect_error "unknown version" 2 "version=cuda" "expected tasks or uvm" -- \
@@ -105,6 +153,16 @@ expect_error "page size out of range" 2 "uvm.page_bytes" "out of range" -- \
 expect_error "unknown fault service" 2 "uvm.service" -- \
   run -p "$P/dgx1-v100x8.json" -w gups-tasks --arg version=uvm --set uvm.service=global \
   --out "$TMP/e"
+expect_error "negative thrash threshold" 2 "uvm.thrash_threshold" "unsigned integer" -- \
+  run -p "$P/dgx1-v100x8.json" -w gups-tasks --arg version=uvm --set uvm.thrash_threshold=-1 \
+  --out "$TMP/e"
+expect_error "negative thrash lapse" 2 "uvm.thrash_lapse_us" "out of range" -- \
+  run -p "$P/dgx1-v100x8.json" -w gups-tasks --arg version=uvm --set uvm.thrash_lapse_us=-5 \
+  --out "$TMP/e"
+printf '{"extends": "%s", "node": {"uvm": {"remote_bytes": 0}}}\n' "$P/dgx1-v100x8.json" \
+  >"$TMP/bad-remote.json"
+expect_error "zero remote bytes in a node file" 2 "uvm.remote_bytes" "out of range" -- \
+  run -p "$TMP/bad-remote.json" -w gups-tasks --arg version=uvm --out "$TMP/e"
 printf '{"extends": "%s", "node": {"uvm": {"batch_pages": 0}}}\n' "$P/dgx1-v100x8.json" \
   >"$TMP/bad-uvm.json"
 expect_error "zero pages per batch in a node file" 2 "uvm.batch_pages" "out of range" -- \

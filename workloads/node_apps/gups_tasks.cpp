@@ -182,7 +182,7 @@ private:
     op.kind = rt::OpKind::Kernel;
     op.waves = [this, &mm, g, lo, hi, next = lo](rt::Wave& w, double now) mutable {
       if (next >= hi) return false;
-      uvm::Faults f(g, mm.gpus());
+      uvm::Faults f(g, mm.gpus(), now);
       std::vector<uint64_t> pages;
       wave_pages(mm, next, hi, pages);
       for (uint64_t e : pages)

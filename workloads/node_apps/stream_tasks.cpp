@@ -197,7 +197,7 @@ private:
     op.waves = [this, &mm, k, lo, len, gpu, done = false](rt::Wave& w, double now) mutable {
       if (done) return false;
       done = true;
-      uvm::Faults f(gpu, mm.gpus());
+      uvm::Faults f(gpu, mm.gpus(), now);
       for (int x : deps[k])
         if (x >= 0) {
           const uint64_t first = mm.entry_of(arrays_[x], 8 * lo);
