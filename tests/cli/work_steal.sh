@@ -96,6 +96,24 @@ run_passes "ws-pagerank srsp at, apu64, 256 queues, victims=near" -p "$2/platfor
   --arg victims=near --arg 'input=gen:rmat?scale=15&ef=8&seed=1&permute=0' \
   --set l1.atomic_mode=scoped --set l1.rsp=srsp --timing at
 
+# termination=counter: the CAS that empties a queue counts it; thieves stop
+# once every queue is empty instead of probing each one (far fewer probes,
+# the same result and every task once).
+TC=(-p "$2/platforms/apu8.json" -w ws-pagerank --arg iterations=2 --arg scenario=rsp
+  --arg block=64 --arg queues=32 --arg 'input=gen:ba?n=4096&k=4' --set l1.atomic_mode=scoped
+  --set l1.rsp=srsp)
+for mode in lt at; do
+  run_passes "ws-pagerank termination=scan $mode" "${TC[@]}" --timing $mode
+  scan=$(stat_sum "$TMP/o/stats.json" probes)
+  run_passes "ws-pagerank termination=counter $mode" "${TC[@]}" --arg termination=counter \
+    --timing $mode
+  cnt=$(stat_sum "$TMP/o/stats.json" probes) reads=$(stat_sum "$TMP/o/stats.json" count_reads)
+  check "termination=counter $mode: fewer probes ($cnt < $scan / 2), the count read ($reads)" \
+    "$([[ $cnt -lt $((scan / 2)) && $reads -gt 0 ]]; echo $?)"
+done
+expect_error "unknown termination" 2 "termination" "'count'" -- \
+  run -p "$P" -w ws-clr --arg input="$G" --arg termination=count
+
 expect_error "rsp without l1.rsp" 2 "scenario" "l1.rsp" -- \
   run -p "$P" -w ws-pagerank --arg input="$G" --arg scenario=rsp
 expect_error "unknown scenario" 2 "scenario" "'rsq'" -- \

@@ -53,7 +53,10 @@ std::vector<WorkloadArg> ws_args(std::vector<WorkloadArg> extra) {
       {"task_lanes", "1", "vertices per thread in a task (a task is block x this vertices)"},
       {"victims", "ring",
        "where a thief looks: ring (the other queues round robin from the last victim) | near "
-       "(first the queues of CTAs on its own SM, found by %smid, then the ring)"}};
+       "(first the queues of CTAs on its own SM, found by %smid, then the ring)"},
+      {"termination", "scan",
+       "how a thief knows every queue is empty: scan (it probes each other queue once) | counter "
+       "(a device-scope count of emptied queues, read before and during a scan)"}};
   a.insert(a.end(), extra.begin(), extra.end());
   return graph_apps::graph_args(std::move(a));
 }
@@ -64,6 +67,7 @@ WsGraphApp::WsGraphApp(std::string name, const WorkloadArgs& a, bool weighted)
   queues_ = uint32_t(a.u64("queues", 0, 1u << 16));
   task_lanes_ = uint32_t(a.u64("task_lanes", 1, 1u << 16));
   victims_ = parse_victim_order(a.str("victims"));
+  counter_ = parse_termination(a.str("termination"));
 }
 
 void WsGraphApp::elaborate(SimContext& ctx, GpuModule& gpu) {
@@ -82,6 +86,8 @@ void WsGraphApp::elaborate(SimContext& ctx, GpuModule& gpu) {
       "near_steals", "tasks", "steals from a queue of a CTA on the thief's SM (victims=near)");
   tally_.probes =
       &stats_->counter("probes", "reads", "thieves' acquire reads of other queues' words");
+  tally_.count_reads = &stats_->counter(
+      "count_reads", "reads", "thieves' reads of the empty-queue count (termination=counter)");
   tally_.cas_failures =
       &stats_->counter("cas_failures", "CAS", "queue CAS operations that lost a race and retried");
   GraphApp::elaborate(ctx, gpu);
@@ -92,7 +98,7 @@ void WsGraphApp::launch_tasks(HostModule& h, const std::string& kernel, VertexFn
   const uint64_t task_vertices = uint64_t(block_) * task_lanes_;
   if (launches_ == 0)
     q_ = make_queues(h, queues_, uint32_t((n + task_vertices - 1) / task_vertices), line_bytes_,
-                     scenario_, &tally_, victims_, sms_);
+                     scenario_, &tally_, victims_, sms_, counter_);
   fill(h, q_);
   ++launches_;
   KernelLaunch k;

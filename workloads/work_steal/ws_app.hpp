@@ -10,7 +10,7 @@
 // Arguments (besides the graph ones): scenario, queues (0 = one per SM, as
 // the paper's 64 queues on 64 CUs), task_lanes (vertices per thread in one
 // task: a task is block x task_lanes consecutive vertices), victims (ring,
-// or near: same-SM queues first).
+// or near: same-SM queues first), termination (scan or counter).
 // Statistics in the workload's group: owner_takes, steals, probes,
 // cas_failures. Every task must run exactly once per launch, or the check
 // fails (the queue's correctness, beside the CPU reference of the result).
@@ -80,6 +80,7 @@ protected:
 private:
   uint32_t queues_ = 0, task_lanes_ = 1, line_bytes_ = 128, sms_ = 0;
   VictimOrder victims_ = VictimOrder::Ring;
+  bool counter_ = false; // termination=counter
   std::unique_ptr<StatGroup> stats_;
   Tally tally_;
   Queues q_;

@@ -27,6 +27,27 @@ void count_run(const Queues& q, uint32_t task) {
 // One lane does the queue work; the task id is the warp's.
 const Mask kOne = Mask::lane(0);
 
+// termination=counter: the CAS that takes a queue's last task (owner or
+// thief) adds one to the count of empty queues; a thief reads the count
+// before it scans and every kProbesPerCount probes, and all of them empty
+// (they never refill during a kernel) ends its search without a probe of
+// each (`done`). Without the counter it scans every queue once.
+constexpr uint32_t kProbesPerCount = 8;
+WarpTask emptied(Warp& w, const Queues& q) {
+  if (!q.empty_count) co_return;
+  co_await w.atomic<uint32_t>(AtomicOp::Add, Lanes<Addr>(q.empty_count), Lanes<uint32_t>(1u), kOne,
+                              MemOrder::Relaxed, Scope::Device);
+}
+WarpTask all_empty(Warp& w, const Queues& q, bool& done) {
+  done = false;
+  if (!q.empty_count) co_return;
+  const uint32_t n =
+      (co_await w.atomic<uint32_t>(AtomicOp::Or, Lanes<Addr>(q.empty_count), Lanes<uint32_t>(0u),
+                                   kOne, MemOrder::Relaxed, Scope::Device))[0];
+  ++*q.tally->count_reads;
+  done = n >= q.count;
+}
+
 // One steal attempt at `victim`: read its word (promoted in rsp), then claim
 // the head by CAS until it is empty or the claim wins (task set).
 WarpTask steal_from(Warp& w, const Queues& q, uint32_t victim, int64_t& task) {
@@ -52,6 +73,7 @@ WarpTask steal_from(Warp& w, const Queues& q, uint32_t victim, int64_t& task) {
       task = int64_t(q.first(victim) + head_of(v));
       ++*q.tally->steals;
       count_run(q, uint32_t(task));
+      if (head_of(v) + 1 == tail_of(v)) co_await emptied(w, q);
       co_return;
     }
     ++*q.tally->cas_failures;
@@ -76,6 +98,12 @@ WarpTask read_near(Warp& w, const Queues& q, Cursor& c) {
 }
 
 } // namespace
+
+bool parse_termination(const std::string& s) {
+  if (s == "scan") return false;
+  if (s == "counter") return true;
+  throw ConfigError("workload argument termination: '" + s + "' is not one of scan, counter");
+}
 
 VictimOrder parse_victim_order(const std::string& s) {
   if (s == "ring") return VictimOrder::Ring;
@@ -125,6 +153,7 @@ WarpTask next_task(Warp& w, const Queues& q, Cursor& c, int64_t& task) {
         task = int64_t(q.first(c.home) + t - 1);
         ++*q.tally->owner_takes;
         count_run(q, uint32_t(task));
+        if (h == t - 1) co_await emptied(w, q);
         co_return;
       }
       ++*q.tally->cas_failures;
@@ -133,6 +162,8 @@ WarpTask next_task(Warp& w, const Queues& q, Cursor& c, int64_t& task) {
     c.home_empty = true;
   }
   if (!steals(q.scenario)) co_return;
+  bool done = false;
+  if (co_await all_empty(w, q, done), done) co_return;
   if (q.order == VictimOrder::Near) {
     if (!c.near_read) co_await read_near(w, q, c);
     // Nearest first; a queue seen empty stays empty (nothing is enqueued
@@ -148,11 +179,12 @@ WarpTask next_task(Warp& w, const Queues& q, Cursor& c, int64_t& task) {
       c.near_empty.push_back(victim);
     }
   }
-  for (uint32_t k = 0; k < q.count; ++k) {
+  for (uint32_t k = 0, probed = 0; k < q.count; ++k) {
     const uint32_t victim = (c.victim + k) % q.count;
     if (victim == c.home ||
         std::find(c.near_empty.begin(), c.near_empty.end(), victim) != c.near_empty.end())
       continue;
+    if (++probed % kProbesPerCount == 0 && (co_await all_empty(w, q, done), done)) co_return;
     co_await steal_from(w, q, victim, task);
     if (task != kNoTask) {
       c.victim = victim;
@@ -173,7 +205,7 @@ WarpTask register_near(Warp& w, const Queues& q, uint32_t home) {
 }
 
 Queues make_queues(HostModule& h, uint32_t count, uint32_t tasks, uint32_t stride, Scenario s,
-                   Tally* t, VictimOrder order, uint32_t sms) {
+                   Tally* t, VictimOrder order, uint32_t sms, bool counter) {
   Queues q;
   q.count = count;
   q.stride = stride;
@@ -187,6 +219,7 @@ Queues make_queues(HostModule& h, uint32_t count, uint32_t tasks, uint32_t strid
                       std::to_string(kMaxPerQueue) +
                       " per queue (raise `queues` or `task_vertices`)");
   q.words = h.malloc(uint64_t(count) * stride, "ws_queues");
+  if (counter && steals(s)) q.empty_count = h.malloc(stride, "ws_empty_count");
   if (order == VictimOrder::Near && steals(s) && sms > 0) {
     // 31 entries and the count fill 32 words: one warp-wide read.
     q.order = order;
@@ -203,6 +236,12 @@ void fill(HostModule& h, const Queues& q) {
   for (uint32_t i = 0; i < q.count; ++i) {
     const uint32_t word = pack(0, q.first(i + 1) - q.first(i));
     h.copy_to_device(q.words + Addr(i) * q.stride, &word, sizeof word);
+  }
+  if (q.empty_count) { // queues without a task are empty from the start
+    uint32_t empty = 0;
+    for (uint32_t i = 0; i < q.count; ++i)
+      empty += q.first(i + 1) == q.first(i);
+    h.copy_to_device(q.empty_count, &empty, sizeof empty);
   }
   if (q.registry) {
     const std::vector<uint8_t> zeros(size_t(q.sms) * q.list_bytes, 0);

@@ -32,6 +32,13 @@
 // so each CTA registers its queue under its SM id (Warp::sm_id, PTX %smid)
 // in a per-SM list in device memory, with device-scope atomics, when it
 // starts; a thief reads its SM's list once, when its own queue runs empty.
+//
+// Termination (`termination`): scan (a thief that finds every other queue
+// empty exits, so at the end of a kernel each CTA probes every queue once:
+// count x (count - 1) promoted reads) or counter (the CAS that takes a
+// queue's last task adds one to a device-scope count of empty queues; a
+// thief reads it before scanning and every 8 probes and exits once it
+// equals the queues).
 #pragma once
 
 #include "tlmgpu/simt/warp.hpp"
@@ -52,6 +59,9 @@ enum class VictimOrder : uint8_t { Ring, Near };
 // ConfigError naming the argument for anything but the four names above.
 Scenario parse_scenario(const std::string& s);
 const char* scenario_name(Scenario s);
+// termination: scan (false) or counter (true); ConfigError naming the
+// argument otherwise.
+bool parse_termination(const std::string& s);
 // ConfigError naming the argument for anything but ring and near.
 VictimOrder parse_victim_order(const std::string& s);
 inline bool steals(Scenario s) {
@@ -69,6 +79,7 @@ struct Tally {
   Counter* steals = nullptr;
   Counter* near_steals = nullptr;  // steals from a queue whose CTA shares the thief's SM
   Counter* probes = nullptr;       // thieves' reads of other queues' words
+  Counter* count_reads = nullptr;  // termination=counter: reads of the empty-queue count
   Counter* cas_failures = nullptr; // owner or thief CAS that lost a race
   std::vector<uint32_t> runs;      // per task
 };
@@ -84,6 +95,7 @@ struct Queues {
   // then up to list_cap entries (queue id + 1; 0 = not yet written).
   VictimOrder order = VictimOrder::Ring;
   Addr registry = 0;
+  Addr empty_count = 0; // termination=counter: queues whose last task was taken
   uint32_t sms = 0, list_cap = 0, list_bytes = 0;
   uint32_t first(uint32_t q) const { return uint32_t(uint64_t(tasks) * q / count); }
   Addr list_count(uint32_t sm) const { return registry + Addr(sm) * list_bytes; }
@@ -115,7 +127,8 @@ WarpTask register_near(Warp& w, const Queues& q, uint32_t home);
 // launch). Throws ConfigError when a queue would hold more than 65,535 tasks.
 // `sms` sizes the registry of victims = near.
 Queues make_queues(HostModule& h, uint32_t count, uint32_t tasks, uint32_t stride, Scenario s,
-                   Tally* t, VictimOrder order = VictimOrder::Ring, uint32_t sms = 0);
+                   Tally* t, VictimOrder order = VictimOrder::Ring, uint32_t sms = 0,
+                   bool counter = false);
 void fill(HostModule& h, const Queues& q);
 
 // "" when every task ran exactly `launches` times, else which one did not.
