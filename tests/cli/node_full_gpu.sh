@@ -97,9 +97,31 @@ run_passes "gups, index=mask (tiles 0, 1, 6, 7 reachable)" -p "$P/dgx1-v100x2.js
 run_passes "gups, random placement, at" -p "$P/dgx1-v100x4.json" $G --set runtime.locality=random \
   --timing at $FULL
 
+# BFS: the level kernels (label-correcting expansion, an atomic claims the
+# output slots) on LC (min-synced every k levels) and strict partitions;
+# the check compares the levels, after the LC syncs merged the GPUs'
+# divergent copies, with a serial BFS.
+B=(-w bfs-tasks --arg "input=gen:rmat?scale=9&ef=8&seed=3" --arg parts=4)
+for v in partition lc; do
+  for g in 1 2; do
+    for timing in functional lt; do
+      run_passes "bfs $v on $g full GPUs, $timing" -p "$P/dgx1-v100x$g.json" "${B[@]}" --arg variant=$v \
+        --timing $timing $FULL
+      read -r k c _ <<<"$(gpu_totals "$TMP/o/stats.json")"
+      check "bfs $v, $g GPUs, $timing: level kernels ran on the GPU models ($k)" \
+        "$([[ $k -gt 4 ]]; echo $?)"
+      [[ $timing == lt ]] && check "bfs $v, $g GPUs, lt: kernel cycles > 0 ($c)" \
+        "$([[ $c -gt 0 ]]; echo $?)"
+    done
+  done
+done
+run_passes "bfs lc, k=1, at" -p "$P/dgx1-v100x2.json" "${B[@]}" --arg variant=lc --arg k=1 --timing at \
+  $FULL
+
 # Bad input: one clear line each, exit 2.
-expect_error "full with a program without real kernels" 2 "gpu_model.kind = full" "bfs-tasks" \
-  "no real kernels" -- run -p "$P/dgx1-v100x2.json" -w bfs-tasks $FULL --out "$TMP/e"
+expect_error "full with a program without real kernels" 2 "gpu_model.kind = full" \
+  "lc-semantics" "no real kernels" -- run -p "$P/dgx1-v100x2.json" -w lc-semantics $FULL \
+  --out "$TMP/e"
 expect_error "full with STREAM's uvm version" 2 "version=uvm" -- \
   run -p "$P/dgx1-v100x2.json" $S --arg version=uvm $FULL --out "$TMP/e"
 expect_error "unknown GPU platform" 2 "gpu_model.platform = tinyy" "no platform file" -- \
