@@ -2,7 +2,9 @@
 # The runtime node's GPUs as the full GPU model (gpu_model.kind = full,
 # models/node/node_gpu_module.*): STREAM's tasks run real kernels on tiny
 # GPUs, on 1 and 2 GPUs in functional and lt (and at once), GUPS's too
-# (LC and strict tiles, random placement); the CPU check
+# (LC and strict tiles, random placement), BFS's (LC and strict
+# partitions, 1 and 2 GPUs) and the LC scenarios' (lc-semantics), whose
+# checks run after the runtime's LC merges of the GPUs' copies; the CPU check
 # reads the blocks the kernels wrote in device memory, so a kernel that
 # writes wrong values fails it; the GPU models' kernel cycles and
 # instructions are non-zero and grow with the tile; bad input is one clear
@@ -118,10 +120,24 @@ done
 run_passes "bfs lc, k=1, at" -p "$P/dgx1-v100x2.json" "${B[@]}" --arg variant=lc --arg k=1 --timing at \
   $FULL
 
+# The LC scenarios with the GPUs' writes as real kernels (fill, load + 1 on
+# the NO_COPY copies, a read into another block), checked after the merges.
+for t in min latest copy add stale once; do
+  for timing in functional lt; do
+    run_passes "lc-semantics $t on 2 full GPUs, $timing" -p "$P/dgx1-v100x2.json" -w lc-semantics \
+      --arg test=$t --timing $timing $FULL
+  done
+done
+run_passes "lc-semantics min on 8 full GPUs (writers 3, 4, 7)" -p "$P/dgx1-v100x8.json" \
+  -w lc-semantics --arg test=min $FULL
+run_passes "lc-semantics stale, strict baseline" -p "$P/dgx1-v100x2.json" -w lc-semantics \
+  --arg test=stale --arg type=write $FULL
+run_passes "lc-semantics add, 4096 cells, tree sync, at" -p "$P/dgx1-v100x4.json" \
+  -w lc-semantics --arg test=add --arg cells=4096 --set runtime.lc_sync=tree --timing at $FULL
+
 # Bad input: one clear line each, exit 2.
-expect_error "full with a program without real kernels" 2 "gpu_model.kind = full" \
-  "lc-semantics" "no real kernels" -- run -p "$P/dgx1-v100x2.json" -w lc-semantics $FULL \
-  --out "$TMP/e"
+expect_error "full with a program on timing-only data" 2 "gpu_model.kind = full" "data=none" -- \
+  run -p "$P/dgx1-v100x2.json" $S --arg data=none $FULL --out "$TMP/e"
 expect_error "full with STREAM's uvm version" 2 "version=uvm" -- \
   run -p "$P/dgx1-v100x2.json" $S --arg version=uvm $FULL --out "$TMP/e"
 expect_error "unknown GPU platform" 2 "gpu_model.platform = tinyy" "no platform file" -- \
