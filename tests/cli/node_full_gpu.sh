@@ -3,10 +3,11 @@
 # models/node/node_gpu_module.*): STREAM's tasks run real kernels on tiny
 # GPUs, on 1 and 2 GPUs in functional and lt (and at once), GUPS's too
 # (LC and strict tiles, random placement), BFS's (LC and strict
-# partitions, 1 and 2 GPUs) and the LC scenarios' (lc-semantics), whose
-# checks run after the runtime's LC merges of the GPUs' copies; the CPU check
-# reads the blocks the kernels wrote in device memory, so a kernel that
-# writes wrong values fails it; the GPU models' kernel cycles and
+# partitions, 1 and 2 GPUs, redundant LC expansions under random placement)
+# and the LC scenarios' (lc-semantics), whose checks run after the
+# runtime's LC merges of the GPUs' copies; the CPU check reads the blocks
+# the kernels wrote in device memory, so a kernel that writes wrong values
+# fails it; the GPU models' kernel cycles and
 # instructions are non-zero and grow with the tile; bad input is one clear
 # error (exit 2).
 #
@@ -107,8 +108,8 @@ B=(-w bfs-tasks --arg "input=gen:rmat?scale=9&ef=8&seed=3" --arg parts=4)
 for v in partition lc; do
   for g in 1 2; do
     for timing in functional lt; do
-      run_passes "bfs $v on $g full GPUs, $timing" -p "$P/dgx1-v100x$g.json" "${B[@]}" --arg variant=$v \
-        --timing $timing $FULL
+      run_passes "bfs $v on $g full GPUs, $timing" -p "$P/dgx1-v100x$g.json" "${B[@]}" \
+        --arg variant=$v --timing $timing $FULL
       read -r k c _ <<<"$(gpu_totals "$TMP/o/stats.json")"
       check "bfs $v, $g GPUs, $timing: level kernels ran on the GPU models ($k)" \
         "$([[ $k -gt 4 ]]; echo $?)"
@@ -117,8 +118,27 @@ for v in partition lc; do
     done
   done
 done
-run_passes "bfs lc, k=1, at" -p "$P/dgx1-v100x2.json" "${B[@]}" --arg variant=lc --arg k=1 --timing at \
-  $FULL
+run_passes "bfs lc, k=1, at" -p "$P/dgx1-v100x2.json" "${B[@]}" --arg variant=lc --arg k=1 \
+  --timing at $FULL
+# Random placement: stale LC copies expand vertices again (the k-level
+# algorithm's redundant work), and the min merges still give the levels;
+# the atomics' order is the simulation's, so a rerun is identical.
+expansions() {
+  python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["metrics"]["expansions"])' "$1"
+}
+run_passes "bfs partition on 4 full GPUs, at" -p "$P/dgx1-v100x4.json" "${B[@]}" \
+  --arg variant=partition --timing at $FULL
+e_part=$(expansions "$TMP/o/stats.json")
+run_passes "bfs lc, random placement on 4 full GPUs, at" -p "$P/dgx1-v100x4.json" "${B[@]}" \
+  --arg variant=lc --set runtime.locality=random --timing at $FULL
+e_lc=$(expansions "$TMP/o/stats.json")
+check "bfs lc random: redundant expansions on the full GPUs ($e_lc > $e_part)" \
+  "$([[ $e_lc -gt $e_part ]]; echo $?)"
+cp "$TMP/o/stats.json" "$TMP/bfs.json"
+run_passes "the bfs lc random run again" -p "$P/dgx1-v100x4.json" "${B[@]}" --arg variant=lc \
+  --set runtime.locality=random --timing at $FULL
+cmp -s "$TMP/o/stats.json" "$TMP/bfs.json"
+check "bfs on full GPUs: identical stats.json on a rerun" $?
 
 # The LC scenarios with the GPUs' writes as real kernels (fill, load + 1 on
 # the NO_COPY copies, a read into another block), checked after the merges.
