@@ -2,9 +2,12 @@
 # The runtime node's GPUs as the full GPU model (gpu_model.kind = full,
 # models/node/node_gpu_module.*): STREAM's tasks run real kernels on tiny
 # GPUs, on 1 and 2 GPUs in functional and lt (and at once), GUPS's too
-# (LC and strict tiles, random placement); the CPU check
-# reads the blocks the kernels wrote in device memory, so a kernel that
-# writes wrong values fails it; the GPU models' kernel cycles and
+# (LC and strict tiles, random placement), BFS's (LC and strict
+# partitions, 1 and 2 GPUs, redundant LC expansions under random placement)
+# and the LC scenarios' (lc-semantics), whose checks run after the
+# runtime's LC merges of the GPUs' copies; the CPU check reads the blocks
+# the kernels wrote in device memory, so a kernel that writes wrong values
+# fails it; the GPU models' kernel cycles and
 # instructions are non-zero and grow with the tile; bad input is one clear
 # error (exit 2).
 #
@@ -97,9 +100,64 @@ run_passes "gups, index=mask (tiles 0, 1, 6, 7 reachable)" -p "$P/dgx1-v100x2.js
 run_passes "gups, random placement, at" -p "$P/dgx1-v100x4.json" $G --set runtime.locality=random \
   --timing at $FULL
 
+# BFS: the level kernels (label-correcting expansion, an atomic claims the
+# output slots) on LC (min-synced every k levels) and strict partitions;
+# the check compares the levels, after the LC syncs merged the GPUs'
+# divergent copies, with a serial BFS.
+B=(-w bfs-tasks --arg "input=gen:rmat?scale=9&ef=8&seed=3" --arg parts=4)
+for v in partition lc; do
+  for g in 1 2; do
+    for timing in functional lt; do
+      run_passes "bfs $v on $g full GPUs, $timing" -p "$P/dgx1-v100x$g.json" "${B[@]}" \
+        --arg variant=$v --timing $timing $FULL
+      read -r k c _ <<<"$(gpu_totals "$TMP/o/stats.json")"
+      check "bfs $v, $g GPUs, $timing: level kernels ran on the GPU models ($k)" \
+        "$([[ $k -gt 4 ]]; echo $?)"
+      [[ $timing == lt ]] && check "bfs $v, $g GPUs, lt: kernel cycles > 0 ($c)" \
+        "$([[ $c -gt 0 ]]; echo $?)"
+    done
+  done
+done
+run_passes "bfs lc, k=1, at" -p "$P/dgx1-v100x2.json" "${B[@]}" --arg variant=lc --arg k=1 \
+  --timing at $FULL
+# Random placement: stale LC copies expand vertices again (the k-level
+# algorithm's redundant work), and the min merges still give the levels;
+# the atomics' order is the simulation's, so a rerun is identical.
+expansions() {
+  python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["metrics"]["expansions"])' "$1"
+}
+run_passes "bfs partition on 4 full GPUs, at" -p "$P/dgx1-v100x4.json" "${B[@]}" \
+  --arg variant=partition --timing at $FULL
+e_part=$(expansions "$TMP/o/stats.json")
+run_passes "bfs lc, random placement on 4 full GPUs, at" -p "$P/dgx1-v100x4.json" "${B[@]}" \
+  --arg variant=lc --set runtime.locality=random --timing at $FULL
+e_lc=$(expansions "$TMP/o/stats.json")
+check "bfs lc random: redundant expansions on the full GPUs ($e_lc > $e_part)" \
+  "$([[ $e_lc -gt $e_part ]]; echo $?)"
+cp "$TMP/o/stats.json" "$TMP/bfs.json"
+run_passes "the bfs lc random run again" -p "$P/dgx1-v100x4.json" "${B[@]}" --arg variant=lc \
+  --set runtime.locality=random --timing at $FULL
+cmp -s "$TMP/o/stats.json" "$TMP/bfs.json"
+check "bfs on full GPUs: identical stats.json on a rerun" $?
+
+# The LC scenarios with the GPUs' writes as real kernels (fill, load + 1 on
+# the NO_COPY copies, a read into another block), checked after the merges.
+for t in min latest copy add stale once; do
+  for timing in functional lt; do
+    run_passes "lc-semantics $t on 2 full GPUs, $timing" -p "$P/dgx1-v100x2.json" -w lc-semantics \
+      --arg test=$t --timing $timing $FULL
+  done
+done
+run_passes "lc-semantics min on 8 full GPUs (writers 3, 4, 7)" -p "$P/dgx1-v100x8.json" \
+  -w lc-semantics --arg test=min $FULL
+run_passes "lc-semantics stale, strict baseline" -p "$P/dgx1-v100x2.json" -w lc-semantics \
+  --arg test=stale --arg type=write $FULL
+run_passes "lc-semantics add, 4096 cells, tree sync, at" -p "$P/dgx1-v100x4.json" \
+  -w lc-semantics --arg test=add --arg cells=4096 --set runtime.lc_sync=tree --timing at $FULL
+
 # Bad input: one clear line each, exit 2.
-expect_error "full with a program without real kernels" 2 "gpu_model.kind = full" "bfs-tasks" \
-  "no real kernels" -- run -p "$P/dgx1-v100x2.json" -w bfs-tasks $FULL --out "$TMP/e"
+expect_error "full with a program on timing-only data" 2 "gpu_model.kind = full" "data=none" -- \
+  run -p "$P/dgx1-v100x2.json" $S --arg data=none $FULL --out "$TMP/e"
 expect_error "full with STREAM's uvm version" 2 "version=uvm" -- \
   run -p "$P/dgx1-v100x2.json" $S --arg version=uvm $FULL --out "$TMP/e"
 expect_error "unknown GPU platform" 2 "gpu_model.platform = tinyy" "no platform file" -- \

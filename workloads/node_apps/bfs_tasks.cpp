@@ -11,6 +11,10 @@
 // next level's frontier blocks. Stale LC copies expand vertices again (the
 // k-level algorithm's redundant work); after the last level an LC sync
 // collapses every partition, and the levels must equal a serial BFS.
+// Each level task also has its real kernel (bfs_kernels.hpp) for a node
+// whose GPUs are the full GPU model; the LC merges of its copies stay the
+// runtime's, so the check then checks the GPUs' levels under LC semantics.
+#include "workloads/node_apps/bfs_kernels.hpp"
 #include "workloads/node_apps/node_app.hpp"
 
 #include "workloads/graph/csr_graph.hpp"
@@ -136,6 +140,8 @@ public:
     return "";
   }
 
+  std::string full_gpu_refusal() const override { return ""; }
+
   nlohmann::json metrics() const override {
     return {{"seconds", seconds_}, {"levels", levels_}, {"expansions", expansions_}};
   }
@@ -164,6 +170,12 @@ private:
     t.paramc = 2;
     t.cost = {8 * front.size() + 8 * reach, reach, 32};
     const uint32_t base = lo_[p], rows = lo_[p + 1] - lo_[p];
+    const uint64_t nf = front.size();
+    t.kernel = task_kernel(t.name, std::min(nf, bfs::kMaxThreads),
+                           [this, nf, base, rows, level](Warp& w, const std::vector<Addr>& b) {
+                             return bfs::expand(w, b[0], b[1], b[2], b[3], nf, base, rows, level,
+                                                &expansions_);
+                           });
     t.body = [this, level, base, rows](rt::Views& v) {
       std::vector<uint8_t>& seen = *v[0];
       const std::vector<uint8_t>& g = *v[1];

@@ -4,12 +4,11 @@
 #pragma once
 
 #include "models/node/node_gpu_module.hpp"
+#include "workloads/node_apps/task_kernel.hpp"
 
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <memory>
-#include <string>
 #include <vector>
 
 namespace tlmgpu::gups {
@@ -78,22 +77,6 @@ inline WarpTask update(Warp& w, Addr tile, Addr batch, uint64_t count, uint64_t 
       co_await w.red<uint64_t>(AtomicOp::Xor, address_of<uint64_t>(tile, i - Lanes<uint64_t>(base)),
                                x, m);
   }
-}
-
-// One launch of `threads` threads in 32-thread blocks (the reference's
-// 160 x 32) running `body`.
-template <class Body>
-std::shared_ptr<const NodeKernel> kernel(std::string name, uint64_t threads, Body body) {
-  auto k = std::make_shared<NodeKernel>();
-  k->launch = [name, threads, body](const std::vector<Addr>& b) {
-    KernelLaunch l;
-    l.name = name;
-    l.grid = {uint32_t(std::min<uint64_t>((threads + 31) / 32, 65535)), 1, 1};
-    l.block = {32, 1, 1};
-    l.body = [body, b](Warp& w) { return body(w, b); };
-    return l;
-  };
-  return k;
 }
 
 } // namespace tlmgpu::gups

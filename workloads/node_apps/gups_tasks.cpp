@@ -241,10 +241,10 @@ private:
         std::memcpy(v[0]->data() + 8 * k, &x, 8);
       }
     };
-    gen.kernel = gups::kernel(gen.name, std::min(threads_, count),
-                              [lo, count](Warp& w, const std::vector<Addr>& b) {
-                                return gups::generate(w, b[0], lo, count);
-                              });
+    gen.kernel = task_kernel(gen.name, std::min(threads_, count),
+                             [lo, count](Warp& w, const std::vector<Addr>& b) {
+                               return gups::generate(w, b[0], lo, count);
+                             });
     const rt::TaskId made = d.rt.add_task(std::move(gen));
     // the alias and the update tasks exist only once the values do
     rt::TaskSpec spawn;
@@ -291,10 +291,10 @@ private:
     const uint64_t base = t * tile_words_, words = tile_words_;
     const uint64_t own = std::min(words, table_ - base);
     const gups::Index index = index_;
-    u.kernel = gups::kernel(u.name, std::min(threads_, count),
-                            [count, base, own, index](Warp& w, const std::vector<Addr>& b) {
-                              return gups::update(w, b[0], b[1], count, base, own, index);
-                            });
+    u.kernel = task_kernel(u.name, std::min(threads_, count),
+                           [count, base, own, index](Warp& w, const std::vector<Addr>& b) {
+                             return gups::update(w, b[0], b[1], count, base, own, index);
+                           });
     u.body = [base, words, index](rt::Views& v) {
       const size_t n = v[1]->size() / 8, own = v[0]->size() / 8;
       for (size_t k = 0; k < n; ++k) {

@@ -16,7 +16,11 @@
 //             after a max-sync a re-acquire reads 1 under both
 //   once      an add-sync, then every GPU sweeps (gc=pre_edt tasks): the host
 //             is unchanged and no copy is merged a second time
+// Every GPU task also has its real kernel (below) for a node whose GPUs are
+// the full GPU model; the merges stay the runtime's, so the checks then
+// check LC on what the GPUs stored.
 #include "workloads/node_apps/node_app.hpp"
+#include "workloads/node_apps/task_kernel.hpp"
 
 #include <cstring>
 #include <sstream>
@@ -34,6 +38,41 @@ uint32_t word(const std::vector<uint8_t>& b, size_t i) {
 void set_all(std::vector<uint8_t>& b, uint32_t v) {
   for (size_t i = 0; i < b.size() / 4; ++i)
     std::memcpy(b.data() + 4 * i, &v, 4);
+}
+
+// The real kernels, grid-stride over the `n` u32 cells of block x: every
+// cell set to `v` (fill), or loaded and stored + 1 (inc: the add test's
+// NO_COPY copy starts at 0, so each task's delta is what it stores).
+WarpTask cells_kernel(Warp& w, Addr x, uint64_t n, bool inc, uint32_t v) {
+  for (Lanes<uint64_t> i = w.global_thread_id();; i += Lanes<uint64_t>(w.grid_threads())) {
+    const Mask m = w.active() & (i < Lanes<uint64_t>(n));
+    if (m.empty()) co_return;
+    Lanes<uint32_t> y(v);
+    if (inc) {
+      y = co_await w.load<uint32_t>(address_of<uint32_t>(x, i), m);
+      co_await w.compute(1);
+      y += Lanes<uint32_t>(1);
+    }
+    co_await w.store<uint32_t>(address_of<uint32_t>(x, i), y, m);
+  }
+}
+// The stale test's read: cell 0 of `x` into the `seen` block (one thread).
+WarpTask read_kernel(Warp& w, Addr x, Addr seen) {
+  const Mask m = w.active() & (w.global_thread_id() < Lanes<uint64_t>(1));
+  if (m.empty()) co_return;
+  const Lanes<uint32_t> y =
+      co_await w.load<uint32_t>(address_of<uint32_t>(x, Lanes<uint64_t>(0)), m);
+  co_await w.store<uint32_t>(address_of<uint32_t>(seen, Lanes<uint64_t>(0)), y, m);
+}
+// The once test's task only takes its block (so the GPU sweeps first).
+WarpTask idle_kernel(Warp&) {
+  co_return;
+}
+
+std::shared_ptr<const NodeKernel> fill(uint64_t n, uint32_t v) {
+  return task_kernel(
+      "fill", std::min<uint64_t>(n, 1024),
+      [n, v](Warp& w, const std::vector<Addr>& b) { return cells_kernel(w, b[0], n, false, v); });
 }
 
 class LcSemantics : public NodeApp {
@@ -71,17 +110,24 @@ public:
     if (test_ == "add" || test_ == "once") {
       for (uint32_t g = 0; g < gpus_; ++g)
         for (uint64_t r = 0; r < rounds_; ++r)
-          done.push_back(d.add(gpu_task(g, {{x_, Mode::Zero}}, {}, [](rt::Views& v) {
-            for (size_t i = 0; i < v[0]->size() / 4; ++i)
-              set(*v[0], i, word(*v[0], i) + 1);
-          })));
+          done.push_back(d.add(gpu_task(
+              g, {{x_, Mode::Zero}}, {},
+              [](rt::Views& v) {
+                for (size_t i = 0; i < v[0]->size() / 4; ++i)
+                  set(*v[0], i, word(*v[0], i) + 1);
+              },
+              task_kernel("inc", std::min<uint64_t>(cells_, 1024),
+                          [n = cells_](Warp& w, const std::vector<Addr>& b) {
+                            return cells_kernel(w, b[0], n, true, 0);
+                          }))));
     } else {
       for (uint32_t g : writers_) {
         // 'latest' and 'copy': one after the other, so 'acquired last' is known
         std::vector<rt::TaskId> after;
         if (chained && test_ != "min") after.push_back(prev);
-        prev = d.add(
-            gpu_task(g, {{x_, Mode::Normal}}, after, [g](rt::Views& v) { set_all(*v[0], g + 1); }));
+        prev = d.add(gpu_task(
+            g, {{x_, Mode::Normal}}, after, [g](rt::Views& v) { set_all(*v[0], g + 1); },
+            fill(cells_, g + 1)));
         chained = true;
         done.push_back(prev);
       }
@@ -98,7 +144,10 @@ public:
       const rt::Guid y = rt.create_db(64, rt::DbType::Read, rt::MergeOp::Copy, 0, true);
       std::vector<rt::TaskId> ids;
       for (uint32_t g = 0; g < gpus_; ++g)
-        ids.push_back(d.add(gpu_task(g, {{y, Mode::Normal}}, {}, nullptr)));
+        ids.push_back(d.add(gpu_task(g, {{y, Mode::Normal}}, {}, nullptr,
+                                     task_kernel("idle", 1, [](Warp& w, const std::vector<Addr>&) {
+                                       return idle_kernel(w);
+                                     }))));
       d.wait_all(ids);
       second_ = rt.db(x_).host;
     }
@@ -147,12 +196,14 @@ public:
     return e.str();
   }
 
+  std::string full_gpu_refusal() const override { return ""; }
+
 private:
   static void set(std::vector<uint8_t>& b, size_t i, uint32_t v) {
     std::memcpy(b.data() + 4 * i, &v, 4);
   }
   static rt::TaskSpec gpu_task(uint32_t g, std::vector<rt::Dep> deps, std::vector<rt::TaskId> after,
-                               rt::Body body) {
+                               rt::Body body, std::shared_ptr<const NodeKernel> kernel) {
     rt::TaskSpec t;
     t.name = "gpu" + std::to_string(g);
     t.gpu_to_run_on = int(g);
@@ -160,6 +211,7 @@ private:
     t.after = std::move(after);
     t.cost = {64, 0, 32};
     t.body = std::move(body);
+    t.kernel = std::move(kernel);
     return t;
   }
   rt::TaskId sync(NodeDriver& d, std::vector<rt::TaskId> after) {
@@ -177,19 +229,21 @@ private:
     x_ = rt.create_db(4 * cells_, type, rt::MergeOp::Max, 0, true);
     const rt::Guid seen = rt.create_db(4, rt::DbType::Write, rt::MergeOp::Copy, 1, true);
     auto read_into = [](rt::Views& v) { set(*v[1], 0, word(*v[0], 0)); };
+    const auto read = task_kernel(
+        "read", 1, [](Warp& w, const std::vector<Addr>& b) { return read_kernel(w, b[0], b[1]); });
     const uint32_t other = gpus_ > 1 ? 1 : 0;
     const rt::TaskId p = d.add(gpu_task(other, {{x_, Mode::Normal}, {seen, Mode::Normal}}, {},
-                                        read_into)); // GPU1 caches X = 0
-    const rt::TaskId a =
-        d.add(gpu_task(0, {{x_, Mode::Normal}}, {p}, [](rt::Views& v) { set_all(*v[0], 1); }));
+                                        read_into, read)); // GPU1 caches X = 0
+    const rt::TaskId a = d.add(gpu_task(
+        0, {{x_, Mode::Normal}}, {p}, [](rt::Views& v) { set_all(*v[0], 1); }, fill(cells_, 1)));
     const rt::TaskId b =
-        d.add(gpu_task(other, {{x_, Mode::Normal}, {seen, Mode::Normal}}, {a}, read_into));
+        d.add(gpu_task(other, {{x_, Mode::Normal}, {seen, Mode::Normal}}, {a}, read_into, read));
     d.wait(b);
     seen_before_ = word(rt.db(seen).host, 0);
     rt::TaskId after = b;
     if (type == rt::DbType::Lc) after = sync(d, {b});
-    const rt::TaskId c =
-        d.add(gpu_task(other, {{x_, Mode::Normal}, {seen, Mode::Normal}}, {after}, read_into));
+    const rt::TaskId c = d.add(
+        gpu_task(other, {{x_, Mode::Normal}, {seen, Mode::Normal}}, {after}, read_into, read));
     d.wait(c);
     seen_after_ = word(rt.db(seen).host, 0);
   }
