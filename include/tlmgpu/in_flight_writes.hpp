@@ -11,45 +11,45 @@
 
 #include "tlmgpu/cache_array.hpp"
 
-#include <array>
+#include <algorithm>
 #include <cstdint>
-#include <unordered_map>
+#include <vector>
 
 namespace tlmgpu {
 
+// A few dozen writes are in flight at most (the DRAM port's window and the
+// queue before it), so a vector in send order does: sending is one copy
+// into reused storage (no allocation per write-back on the AT path), and
+// only the rare blocking fill walks it.
 class InFlightWrites {
 public:
-  void sent(const Writeback& wb) {
-    Entry& e = lines_[wb.line];
-    for (unsigned b = 0; b < kMaxLineBytes; ++b)
-      if (wb.dirty.test(b)) e.data[b] = wb.data[b], e.dirty.set(b);
-    ++e.writes;
-  }
-  // A write of `line` was applied below (its answer came back). The bytes
-  // stay until the last write of the line in flight has landed: an older
-  // one landing first cannot make a newer one's bytes wrong to lay over.
+  void sent(const Writeback& wb) { writes_.push_back(wb); }
+  // The oldest write of `line` was applied below (its answer came back):
+  // the writes of one line reach the channel, and are answered, in order.
   void landed(Addr line) {
-    const auto it = lines_.find(line);
-    if (it != lines_.end() && --it->second.writes == 0) lines_.erase(it);
+    const auto it = std::find_if(writes_.begin(), writes_.end(),
+                                 [line](const Writeback& w) { return w.line == line; });
+    if (it != writes_.end()) writes_.erase(it);
   }
-  // Lays the bytes still on their way over `fill_data` of `line`; how many.
+  // Lays the bytes still on their way over `fill_data` of `line`, oldest
+  // first so the newest win; returns how many bytes it set.
   unsigned overlay(Addr line, uint8_t* fill_data) const {
-    const auto it = lines_.find(line);
-    if (it == lines_.end()) return 0;
-    unsigned n = 0;
-    for (unsigned b = 0; b < kMaxLineBytes; ++b)
-      if (it->second.dirty.test(b)) fill_data[b] = it->second.data[b], ++n;
-    return n;
+    ByteMask set;
+    for (const Writeback& w : writes_) {
+      if (w.line != line) continue;
+      for (unsigned b = 0; b < kMaxLineBytes; ++b)
+        if (w.dirty.test(b)) fill_data[b] = w.data[b];
+      set |= w.dirty;
+    }
+    return set.count();
   }
-  bool holds(Addr line) const { return lines_.count(line) != 0; }
+  bool holds(Addr line) const {
+    return std::any_of(writes_.begin(), writes_.end(),
+                       [line](const Writeback& w) { return w.line == line; });
+  }
 
 private:
-  struct Entry {
-    std::array<uint8_t, kMaxLineBytes> data{};
-    ByteMask dirty;
-    uint32_t writes = 0;
-  };
-  std::unordered_map<Addr, Entry> lines_;
+  std::vector<Writeback> writes_;
 };
 
 } // namespace tlmgpu

@@ -57,8 +57,10 @@ void L2Module::lt_write_back(const Writeback& wb, Cycle at) {
   if (ctx_.at() && mshr_.pending(wb.line)) overlay_.note(wb);
   // In AT, an older write-back of the line may still be on its way to DRAM;
   // applied now, this one would be overwritten by it on arrival. It queues
-  // behind it instead.
-  if (ctx_.at() && in_flight_.holds(wb.line)) return write_back(wb);
+  // behind it instead (while simulating: after the end nothing runs the
+  // queue, and nothing is in flight any more).
+  if (ctx_.at() && sc_get_status() == SC_RUNNING && in_flight_.holds(wb.line))
+    return write_back(wb);
   GpuPayload* p = make_write_back_payload(ctx_.pool, wb, spec_.line_bytes, spec_.sector_bytes, 0);
   sc_time d = ctx_.timed() ? clk_.until(at) : SC_ZERO_TIME;
   mem.b_transport(*p, d); // occupies the channel; nobody waits for it
