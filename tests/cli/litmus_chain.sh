@@ -16,7 +16,6 @@ source "$2/tests/cli/lib/checks.sh"
 P="$2/platforms/titanv.json"
 S=(--set l1.atomic_mode=scoped)
 
-st() { stat_sum "$TMP/o/stats.json" "$1"; }
 
 for mode in functional lt at; do
   for rsp in brsp srsp; do

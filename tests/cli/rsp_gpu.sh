@@ -20,7 +20,6 @@ P="$2/platforms/titanv.json"
 S=(--set l1.atomic_mode=scoped)
 B=("${S[@]}" --set l1.rsp=brsp)
 
-st() { stat_sum "$TMP/o/stats.json" "$1"; }
 
 for mode in functional lt at; do
   run_passes "rsp brsp $mode" -p "$P" -w litmus-rsp --timing $mode "${B[@]}"

@@ -28,7 +28,6 @@ R=("${S[@]}" --set l1.rsp=srsp)
 B=("${S[@]}" --set l1.rsp=brsp)
 L=(-w litmus-lock --arg thieves=3 --arg iters=6)
 
-st() { stat_sum "$TMP/o/stats.json" "$1"; }
 
 for mode in functional lt at; do
   run_passes "rsp srsp $mode" -p "$P" -w litmus-rsp --timing $mode "${R[@]}"

@@ -28,7 +28,6 @@ S=(--set l1.atomic_mode=scoped)
 O=("${S[@]}" --set l1.rsp=srsp_opt)
 R=("${S[@]}" --set l1.rsp=srsp)
 
-st() { stat_sum "$TMP/o/stats.json" "$1"; }
 no_stale() {
   check "$1: no stale word ($(st stale_acquire) + $(st stale_release))" \
     "$([[ $(st stale_acquire) == 0 && $(st stale_release) == 0 ]]; echo $?)"

@@ -20,7 +20,6 @@ P="$2/platforms/apu8.json"
 G="$2/../shared/data/as20graph.txt"
 B=(--set l1.atomic_mode=scoped --set l1.rsp=brsp)
 
-st() { stat_sum "$TMP/o/stats.json" "$1"; }
 declare -A c miss
 cycles() { sed -n 's/^simulated \([0-9]*\) core cycles.*/\1/p' "$TMP/log"; }
 
@@ -104,10 +103,10 @@ TC=(-p "$2/platforms/apu8.json" -w ws-pagerank --arg iterations=2 --arg scenario
   --set l1.rsp=srsp)
 for mode in lt at; do
   run_passes "ws-pagerank termination=scan $mode" "${TC[@]}" --timing $mode
-  scan=$(stat_sum "$TMP/o/stats.json" probes)
+  scan=$(st probes)
   run_passes "ws-pagerank termination=counter $mode" "${TC[@]}" --arg termination=counter \
     --timing $mode
-  cnt=$(stat_sum "$TMP/o/stats.json" probes) reads=$(stat_sum "$TMP/o/stats.json" count_reads)
+  cnt=$(st probes) reads=$(st count_reads)
   check "termination=counter $mode: fewer probes ($cnt < $scan / 2), the count read ($reads)" \
     "$([[ $cnt -lt $((scan / 2)) && $reads -gt 0 ]]; echo $?)"
 done

@@ -162,8 +162,9 @@ WarpTask next_task(Warp& w, const Queues& q, Cursor& c, int64_t& task) {
     c.home_empty = true;
   }
   if (!steals(q.scenario)) co_return;
-  bool done = false;
-  if (co_await all_empty(w, q, done), done) co_return;
+  bool done = false; // termination=counter: every queue is empty
+  co_await all_empty(w, q, done);
+  if (done) co_return;
   if (q.order == VictimOrder::Near) {
     if (!c.near_read) co_await read_near(w, q, c);
     // Nearest first; a queue seen empty stays empty (nothing is enqueued
@@ -184,7 +185,10 @@ WarpTask next_task(Warp& w, const Queues& q, Cursor& c, int64_t& task) {
     if (victim == c.home ||
         std::find(c.near_empty.begin(), c.near_empty.end(), victim) != c.near_empty.end())
       continue;
-    if (++probed % kProbesPerCount == 0 && (co_await all_empty(w, q, done), done)) co_return;
+    if (++probed % kProbesPerCount == 0) {
+      co_await all_empty(w, q, done);
+      if (done) co_return;
+    }
     co_await steal_from(w, q, victim, task);
     if (task != kNoTask) {
       c.victim = victim;

@@ -102,3 +102,7 @@ t, seen = walk(json.load(open(sys.argv[1]))["total"], sys.argv[2])
 print(int(t) if seen else "none")
 EOF
 }
+
+# st NAME: stat_sum of NAME in the stats of the last run into $TMP/o
+# (run_passes' output).
+st() { stat_sum "$TMP/o/stats.json" "$1"; }
