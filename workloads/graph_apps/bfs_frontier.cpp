@@ -32,9 +32,9 @@
 #include "models/host/host_module.hpp"
 #include "models/iru/iru_module.hpp"
 #include "models/scu/scu_module.hpp"
-#include "workloads/graph_apps/merrill.hpp"
 #include "workloads/graph_apps/edge_frontier.hpp"
 #include "workloads/graph_apps/graph_app.hpp"
+#include "workloads/graph_apps/merrill.hpp"
 #include "workloads/graph_apps/sssp_scu.hpp"
 
 namespace tlmgpu {
