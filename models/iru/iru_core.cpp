@@ -12,7 +12,8 @@ IruCore::IruCore(const IruGeometry& g)
     throw std::invalid_argument("IRU: " + std::to_string(g.sets) + " hash sets do not split " +
                                 "evenly over " + std::to_string(g.partitions) + " partitions");
   for (uint32_t p = 0; p < g.partitions; ++p)
-    parts_.push_back(Part{IruHashSlice(g.sets / g.partitions, g.slots), {}, {}, 0, false, {}});
+    parts_.push_back(
+        Part{IruHashSlice(g.sets / g.partitions, g.slots, g.residue), {}, {}, 0, false, {}});
 }
 
 void IruCore::configure(const IruConfig& c, IruMerge merge) {
@@ -21,6 +22,8 @@ void IruCore::configure(const IruConfig& c, IruMerge merge) {
   remaining_ = c.n;
   for (Part& q : parts_) {
     q.hash.clear();
+    if (c.forget) q.hash.remember(false);
+    q.hash.remember(c.remember);
     q.queue = {};
     q.bank_free.assign(g_.banks, 0);
     q.floor = 0;
@@ -56,6 +59,9 @@ void IruCore::advance(Cycle now) {
         q.stalled = true;
         ++q.n.stalls;
         continue;
+      case IruHashSlice::Insert::Remembered:
+        ++q.n.remembered;
+        [[fallthrough]];
       case IruHashSlice::Insert::Merged:
         ++q.n.merged;
         --remaining_;

@@ -42,11 +42,13 @@ constexpr Cycle kIruNever = std::numeric_limits<Cycle>::max();
 
 struct IruGeometry {
   uint32_t partitions = 1, sets = 1024, slots = 32, banks = 2, line_bytes = 128;
+  uint32_t residue = 0; // IDs a set remembers after replying them (iru.filter_residue)
 };
 
 // What one partition counted (the modules publish these as stats).
 struct IruCounts {
   uint64_t arrived = 0, inserted = 0, merged = 0, stalls = 0;
+  uint64_t remembered = 0; // of merged: dropped by a set's residue of replied IDs
   uint64_t replies_full = 0, replies_timeout = 0, replies_drain = 0, replies_inactive = 0;
   uint64_t replied = 0, stolen = 0; // elements handed out; of them taken from other partitions
 };

@@ -37,7 +37,8 @@ IruRouting::Place IruRouting::place(uint32_t index) const {
   return {block, uint32_t(h % partitions_), set, set % banks_};
 }
 
-IruHashSlice::IruHashSlice(uint32_t sets, uint32_t slots) : sets_(sets), slots_(slots) {
+IruHashSlice::IruHashSlice(uint32_t sets, uint32_t slots, uint32_t residue)
+    : sets_(sets), slots_(slots), residue_(residue) {
   for (Set& s : sets_)
     s.e.reserve(slots);
 }
@@ -49,9 +50,18 @@ void IruHashSlice::clear() {
   full_.clear();
 }
 
+void IruHashSlice::remember(bool on) {
+  if (!on)
+    for (Set& s : sets_)
+      s.residue.clear(), s.next = 0;
+  remember_ = on && residue_;
+}
+
 IruHashSlice::Insert IruHashSlice::insert(uint32_t set, uint64_t block, const IruElement& e,
                                           IruMerge m) {
   Set& s = sets_.at(set);
+  if (remember_ && std::find(s.residue.begin(), s.residue.end(), e.index) != s.residue.end())
+    return Insert::Remembered;
   if (m != IruMerge::None)
     for (IruElement& x : s.e) {
       if (x.index != e.index) continue;
@@ -84,6 +94,13 @@ uint32_t IruHashSlice::take(uint32_t set, uint32_t k, std::vector<IruElement>& o
   Set& s = sets_.at(set);
   const uint32_t n = std::min<uint32_t>(k, uint32_t(s.e.size()));
   out.insert(out.end(), s.e.begin(), s.e.begin() + n);
+  if (remember_)
+    for (uint32_t i = 0; i < n; ++i) {
+      if (s.residue.size() < residue_)
+        s.residue.push_back(s.e[i].index);
+      else
+        s.residue[s.next] = s.e[i].index, s.next = (s.next + 1) % residue_;
+    }
   s.e.erase(s.e.begin(), s.e.begin() + n);
   held_ -= n;
   return n;

@@ -49,10 +49,16 @@ private:
 // One partition's slice of the hash, with the merge ALU.
 class IruHashSlice {
 public:
-  IruHashSlice(uint32_t sets, uint32_t slots);
-  void clear();
+  // `residue`: IDs a set remembers after replying them (0: none).
+  IruHashSlice(uint32_t sets, uint32_t slots, uint32_t residue = 0);
+  void clear(); // the elements; the residue stays (remember(false) drops it)
+  // The ISCU's persistent unique filter (notes P20): while on, the IDs a set
+  // replies go into its residue (the last `residue` of them), and an element
+  // whose index is there is dropped (Remembered). Off: the residue is
+  // forgotten and not consulted.
+  void remember(bool on);
 
-  enum class Insert : uint8_t { Added, Merged, Full };
+  enum class Insert : uint8_t { Added, Merged, Remembered, Full };
   // Appends `e` to set `set` (block `block` is only the advisory tag). With
   // a merge op, an element of equal index already in the set absorbs it
   // (Merged) even when the set is full; otherwise a full set refuses it.
@@ -74,9 +80,12 @@ private:
   struct Set {
     std::vector<IruElement> e;
     uint64_t tag = 0;
+    std::vector<uint32_t> residue; // replied IDs, a ring of residue_ entries
+    uint32_t next = 0;             // the ring's oldest entry (overwritten next)
   };
   std::vector<Set> sets_;
-  uint32_t slots_;
+  uint32_t slots_, residue_;
+  bool remember_ = false;
   uint64_t held_ = 0, conflicts_ = 0;
   std::deque<uint32_t> full_; // sets in the order they became full (stale entries skipped)
 };

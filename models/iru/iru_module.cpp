@@ -15,7 +15,8 @@ namespace tlmgpu {
 IruControl::IruControl(SimContext& ctx, const IruSpec& spec, uint32_t partitions,
                        uint32_t mem_ports)
     : ctx_(ctx), spec_(spec), partitions_(partitions), clk_(spec.clock_mhz),
-      core_({partitions, spec.sets, spec.slots, spec.banks, ctx.net.line_bytes}),
+      core_(
+          {partitions, spec.sets, spec.slots, spec.banks, ctx.net.line_bytes, spec.filter_residue}),
       layout_(mem_ports, ctx.net.line_bytes,
               [&ctx](Addr a) { return ctx.address_map.slice_of(a); }),
       parts_(partitions, nullptr) {}
@@ -179,6 +180,9 @@ IruModule::IruModule(sc_module_name n, SimContext& ctx, const IruSpec& spec, uin
       inserted_(stats_.counter("inserted", "elements", "elements appended to a set")),
       merged_(
           stats_.counter("merged", "elements", "elements merged into an equal index (filtered)")),
+      remembered_(stats_.counter("remembered", "elements",
+                                 "of merged: dropped because their set replied the same ID "
+                                 "earlier (iru.filter_residue, the ISCU's persistent filter)")),
       stalls_(stats_.counter("insert_stalls", "events", "an insertion found its set full")),
       prefetch_stalls_(stats_.counter("prefetch_stalls", "events",
                                       "the prefetcher waited for the classifier to drain")),
@@ -326,6 +330,7 @@ void IruModule::sync_stats() {
   add(arrived_, n.arrived, synced_.arrived);
   add(inserted_, n.inserted, synced_.inserted);
   add(merged_, n.merged, synced_.merged);
+  add(remembered_, n.remembered, synced_.remembered);
   add(stalls_, n.stalls, synced_.stalls);
 }
 

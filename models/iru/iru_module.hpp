@@ -176,8 +176,8 @@ private:
   IruCounts synced_;
   Counter &lines_read_, &elements_, &ring_packets_, &ring_forwarded_, &ring_hops_, &secondary_sent_,
       &requests_, &companions_, &replies_full_, &replies_timeout_, &replies_drain_,
-      &replies_inactive_, &replied_, &stolen_, &arrived_, &inserted_, &merged_, &stalls_,
-      &prefetch_stalls_;
+      &replies_inactive_, &replied_, &stolen_, &arrived_, &inserted_, &merged_, &remembered_,
+      &stalls_, &prefetch_stalls_;
   Average &wait_, &blocks_;
   Histogram& ring_fill_;
 };

@@ -15,7 +15,7 @@ struct IruSpec {
   bool enabled = true, bypass_l2 = false;
   uint32_t sets = 0, slots = 0, banks = 0, prefetch_in_flight = 0, requests_buffer = 0,
            classifier_elements = 0, ring_buffer_elements = 0, ring_hop_cycles = 0,
-           ring_link_elements = 0, timeout_cycles = 0, stage_cycles = 0;
+           ring_link_elements = 0, timeout_cycles = 0, stage_cycles = 0, filter_residue = 0;
   double clock_mhz = 0;
   std::string merge;
 
@@ -56,6 +56,10 @@ struct IruSpec {
              "merge ALU of a configure_iru call that names none: on equal indices keep the "
              "smaller 32-bit secondary (SSSP; without a secondary array: drop duplicates) or "
              "add them as floats (PageRank)");
+    v.param(filter_residue, "filter_residue", 0, Range{0, 1024}, "IDs",
+            "ISCU unique filtering (notes P20, `iscu_filter_persistent`): IDs each hash set "
+            "remembers after replying them, so a later operation drops them too (BFS: "
+            "vertices seen at earlier levels); 0 = off, filtering within one operation [A]");
     v.param(bypass_l2, "bypass_l2", false, Range{}, "",
             "prefetches bypass L2 (streaming kernels); not modelled yet: true is refused");
   }

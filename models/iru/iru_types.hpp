@@ -49,6 +49,12 @@ struct IruConfig {
   // the cost the SCU computed for it, carried with the redirected fetch).
   // Empty: 0 for every position.
   std::vector<uint32_t> gather_secondary;
+  // The ISCU's unique filter across operations (notes P20): the hash sets
+  // remember the IDs they reply (iru.filter_residue each) and drop them in
+  // this and later operations that also remember; `forget` first clears
+  // what earlier ones remembered (a new traversal). remember = false
+  // forgets them too.
+  bool remember = false, forget = false;
 
   // Empty, or what is wrong (one line naming the field).
   std::string problem() const {

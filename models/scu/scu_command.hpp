@@ -65,6 +65,10 @@ struct ScuCommand {
   // `out` gets one u32 flag per element of the unfiltered output (1 = the
   // filter keeps it), for later operations to apply.
   bool generate = false;
+  // The ISCU's unique filter with iru.filter_residue (notes P20): forget the
+  // IDs earlier operations remembered (the first expansion of a traversal),
+  // as a host clears the in-memory table of scu.filter_unit = hash.
+  bool fresh = false;
   // The ISCU's best-cost filter (scu.filter_unit = iru) [A]: the survivors'
   // costs (the lowest of the merged copies), one u32 per element of `out`,
   // written here (the thesis' filter vector would need the positions back;

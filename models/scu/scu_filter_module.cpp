@@ -20,9 +20,10 @@ void ScuModule::read_hash_sets(const ScuHash& h, const std::vector<uint32_t>& se
       reads.push_back({line, false, Cycle(reads.size()), {}, {}}); // one access per cycle
   }
   hash_reads_ += reads.size();
-  transfer(reads);
+  const std::vector<Addr> read = transfer(reads, FilterUnit); // its own coalescer
   for (const Req& r : reads)
-    hash_lines_[r.line] = lines_.at(r.line);
+    hash_lines_[r.line] = lines_.at(r.line).bytes;
+  release(read);
 }
 
 uint8_t* ScuModule::hash_set(const ScuHash& h, uint32_t set) {
@@ -80,9 +81,10 @@ std::vector<ScuElement> ScuModule::apply_filter(const ScuCore& core,
   for (Addr l : core.apply_lines(apply_pos_, n))
     vec.push_back({l, false, 0, {}, {}});
   vector_reads_ += vec.size();
-  transfer(vec);
+  const std::vector<Addr> read = transfer(vec);
   std::vector<ScuElement> kept =
       core.applied(e, apply_pos_, [this](Addr a, void* d, size_t k) { read_bytes(a, d, k); });
+  release(read);
   apply_pos_ += n;
   return kept;
 }
@@ -105,9 +107,11 @@ std::vector<uint32_t> ScuModule::fetch_costs(const ScuCore& core, const std::vec
     merged_groups_ += r.groups - 1;
   }
   data_reads_ += reads.size();
-  transfer(reads);
+  const std::vector<Addr> read = transfer(reads);
   const ByteReader rd = [this](Addr a, void* d, size_t k) { read_bytes(a, d, k); };
-  return core.costs(e, rd, rd);
+  std::vector<uint32_t> out = core.costs(e, rd, rd);
+  release(read);
+  return out;
 }
 
 std::vector<uint8_t> ScuModule::filter_bytes(const ScuCommand& c, const ScuCore& core,

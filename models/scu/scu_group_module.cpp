@@ -74,7 +74,7 @@ std::vector<ScuElement> ScuModule::apply_order(const ScuCore& core,
   for (Addr l = c.order / lb * lb; l < c.order + 4 * plain.size(); l += lb)
     vec.push_back({l, false, 0, {}, {}});
   vector_reads_ += vec.size();
-  transfer(vec);
+  const std::vector<Addr> read = transfer(vec);
   std::vector<ScuElement> out;
   std::vector<uint8_t> seen(plain.size(), 0);
   for (uint64_t k = 0; k < plain.size(); ++k) {
@@ -88,6 +88,7 @@ std::vector<ScuElement> ScuModule::apply_order(const ScuCore& core,
                         std::to_string(plain.size()) + " output positions");
     out.push_back(plain[at]);
   }
+  release(read);
   return out;
 }
 

@@ -92,6 +92,10 @@ std::vector<uint8_t> ScuModule::filter_in_iru(const ScuCommand& c, const std::ve
   cfg.gather_secondary = costs; // BestCost: the merge keeps the cheapest copy
   // Sum: equal IDs' weights are added (PageRank's reduction, notes P16).
   cfg.merge = c.filter == ScuFilter::Sum ? IruMerge::AddF32 : IruMerge::MinU32;
+  // Only the unique filter can drop an ID for good: a best-cost copy may be
+  // cheaper later, and a sum needs every share.
+  cfg.remember = c.filter == ScuFilter::Unique;
+  cfg.forget = c.fresh;
   iru->configure(cfg, mem); // the partitions fetch their lines from now
   iru_elements_ += words.size();
   iru_out_.clear();

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
-#include <queue>
+#include <optional>
 #include <sstream>
 
 namespace tlmgpu {
@@ -32,98 +32,26 @@ ScuModule::ScuModule(sc_core::sc_module_name n, SimContext& ctx, const ScuSpec& 
                                    "ISCU (filter_unit = iru): elements filtered in the IRU "
                                    "partitions, each a probe the in-memory hash did not make")),
       iru_replies_(
-          stats_.counter("iru_replies", "lines", "ISCU: reply lines taken from the IRU windows")) {
+          stats_.counter("iru_replies", "lines", "ISCU: reply lines taken from the IRU windows")),
+      read_cycles_(stats_.counter("read_cycles", "cycles",
+                                  "vector, data and hash reads: cycles from send to answer, "
+                                  "summed (what the coalescer entries hold)")) {
+  // Little's law on the reads: why an operation takes the cycles it does
+  // (entries busy * latency / entries = throughput).
+  stats_.formula(
+      "read_latency", "cycles", "read_cycles / reads: a read's average round trip",
+      [&c = read_cycles_, &v = vector_reads_, &d = data_reads_, &h = hash_reads_](StatView w) {
+        return ratio(c.value(w), double(v.value(w) + d.value(w) + h.value(w)));
+      });
+  stats_.formula(
+      "reads_in_flight", "reads", "read_cycles / cycles: reads in flight on average",
+      [&c = read_cycles_, &b = cycles_](StatView w) { return ratio(c.value(w), b.value(w)); });
   ctx.shared<ScuModule*>("scu", [] { return new ScuModule*(nullptr); }) = this;
+  if (ctx.at()) sc_core::sc_spawn([this] { store_loop(); }, "data_store");
 }
 
 ScuModule* ScuModule::of(SimContext& ctx) {
   return ctx.shared<ScuModule*>("scu", [] { return new ScuModule*(nullptr); });
-}
-
-void ScuModule::read_bytes(Addr a, void* dst, size_t n) const {
-  const unsigned lb = ctx_.net.line_bytes;
-  auto* d = static_cast<uint8_t*>(dst);
-  while (n) {
-    const Addr line = a / lb * lb;
-    const size_t off = a - line, k = std::min<size_t>(n, lb - off);
-    auto it = lines_.find(line);
-    if (it == lines_.end()) throw std::logic_error("SCU: a line the core needs was not fetched");
-    std::memcpy(d, it->second.data() + off, k);
-    d += k, a += k, n -= k;
-  }
-}
-
-GpuPayload* ScuModule::make(const Req& r, uint16_t warp) {
-  const unsigned lb = ctx_.net.line_bytes;
-  GpuAccess a;
-  a.kind = r.write ? AccessKind::Store : AccessKind::Load;
-  a.src_sm = 0xffff; // not an SM: replies route by the crossbar input
-  a.src_warp = warp;
-  a.sector_mask = (1u << (lb / ctx_.net.sector_bytes)) - 1;
-  a.txn_id = ctx_.pool.next_txn_id();
-  GpuPayload* t = ctx_.pool.allocate();
-  t->setup(r.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, r.line, lb, a);
-  if (r.write) {
-    std::memcpy(t->data(), r.data.data(), lb);
-    std::memcpy(t->byte_enable(), r.be.data(), lb);
-    t->enable_bytes(lb);
-  }
-  return t;
-}
-
-void ScuModule::on_response(Payload& t) {
-  auto& p = static_cast<GpuPayload&>(t);
-  if (pulling_)
-    take_pulled(p); // only window lines are read while pulling
-  else if (p.get_command() == tlm::TLM_READ_COMMAND)
-    lines_[p.get_address()].assign(p.data(), p.data() + ctx_.net.line_bytes);
-  p.release();
-  --outstanding_;
-  answered_.notify(sc_core::SC_ZERO_TIME);
-}
-
-void ScuModule::transfer(std::vector<Req>& reqs) {
-  const unsigned lb = ctx_.net.line_bytes;
-  // Reads in flight are bounded by the coalescer's entries and by the data
-  // FIFO (lines outstanding or waiting to be delivered in order).
-  const uint64_t window = std::max<uint64_t>(
-      1, std::min<uint64_t>(spec_.coalescer_entries, spec_.fetch_fifo_bytes / lb));
-  const Cycle t0 = clk_.now();
-  if (!ctx_.at()) {
-    // Blocking transport with the request's own start time as the input
-    // delay (the targets book their resources at that time); a request
-    // starts when its elements are generated and one of `window` slots is
-    // free, i.e. the earliest of the in-flight requests has finished.
-    std::priority_queue<Cycle, std::vector<Cycle>, std::greater<>> busy;
-    Cycle end = t0;
-    for (Req& r : reqs) {
-      Cycle start = t0 + r.not_before;
-      while (busy.size() >= window) {
-        start = std::max(start, busy.top());
-        busy.pop();
-      }
-      GpuPayload* t = make(r);
-      sc_core::sc_time d = clk_.cycles(start - t0);
-      port.b_transport(*t, d);
-      const Cycle done = t0 + clk_.at_or_after(d);
-      if (!r.write) lines_[r.line].assign(t->data(), t->data() + lb);
-      t->release();
-      busy.push(done);
-      end = std::max(end, done);
-    }
-    wait(clk_.until(end));
-    return;
-  }
-  for (Req& r : reqs) {
-    if (clk_.now() < t0 + r.not_before) wait(clk_.until(t0 + r.not_before));
-    while (outstanding_ >= window || !port.can_send())
-      wait(answered_);
-    GpuPayload* t = make(r);
-    ++outstanding_;
-    port.send(*t);
-  }
-  while (outstanding_)
-    wait(answered_);
 }
 
 void ScuModule::check_range(const DeviceMemory& mem, const ScuCommand& c, const char* what, Addr a,
@@ -174,6 +102,13 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
                       "costs");
   check_range(mem, c, "cost_out", c.cost_out, c.cost_out ? 4 * c.out_capacity : 0);
   hash_lines_.clear();
+  // The engine starts empty: nothing of an earlier operation is in flight.
+  lines_.clear();
+  phases_ = {};
+  lt_now_ = write_start_ = lt_writes_end_ = clk_.now();
+  last_start_.fill(lt_now_);
+  for (auto& q : lt_entries_)
+    q = {};
   group_sets_.clear();
   apply_pos_ = 0;
   check_range(mem, c, "out", c.out,
@@ -214,32 +149,57 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
   };
   std::vector<Addr> words;     // via_iru: the data elements, in output order
   std::vector<uint32_t> costs; // via_iru, BestCost: their costs
-  // 2-3. Data addresses at `width` per cycle, coalesced, fetched in order;
-  // the bytes they produce.
-  auto fetch = [&](uint64_t k, const std::vector<ScuElement>& elems) {
-    const std::vector<ScuLineRequest> dreq = core.data_requests(elems);
+  // 2-3. Data addresses at `width` per cycle, coalesced, fetched in order:
+  // the chunk's data reads, into phase `ph`.
+  auto data_reads = [&](const std::vector<ScuElement>& elems, uint16_t ph) {
     std::vector<Req> data;
     uint64_t groups = 0;
-    for (const auto& r : dreq) {
-      data.push_back({r.line, false, spec_.stage_cycles + groups, {}, {}});
+    for (const auto& r : core.data_requests(elems)) {
+      data.push_back({r.line, false, spec_.stage_cycles + groups, {}, {}, ph});
       groups += r.groups;
       merged_groups_ += r.groups - 1;
     }
     data_reads_ += data.size();
-    transfer(data);
-    return core.output(k, elems, rd);
+    return data;
+  };
+  // 1. A chunk's vector parameters into the vector FIFO, into phase `ph`.
+  auto vector_reads = [&](uint64_t k, uint16_t ph) {
+    std::vector<Req> vec;
+    if (k < core.chunks())
+      for (Addr l : core.vector_lines(k))
+        vec.push_back({l, false, 0, {}, {}, ph});
+    vector_reads_ += vec.size();
+    return vec;
+  };
+  auto lines_of = [](const std::vector<Req>& reqs) {
+    std::vector<Addr> lines;
+    for (const Req& r : reqs)
+      lines.push_back(r.line);
+    return lines;
+  };
+  // A chunk whose data has been answered: its output filtered, grouped and
+  // stored (posted writes), its lines released.
+  uint64_t unfiltered = 0; // group: output positions of earlier chunks
+  auto complete = [&](Chunk& ch) {
+    finish(ch.phase);
+    std::vector<uint8_t> bytes = core.output(ch.k, ch.elems, rd);
+    if (c.filter != ScuFilter::None) bytes = filter_bytes(c, core, ch.elems, bytes, mem);
+    if (c.group) {
+      const uint64_t pos = unfiltered;
+      unfiltered += bytes.size() / 4;
+      bytes = group_bytes(c, bytes, pos);
+    }
+    store(bytes, !c.group && ch.k + 1 == core.chunks());
+    release(ch.lines);
   };
   std::vector<ScuElement> all; // order: every chunk's elements
-  uint64_t unfiltered = 0;     // group: output positions of earlier chunks
+  std::optional<Chunk> prev;   // the chunk whose data is still in flight
+  uint16_t vec_phase = open_phase();
+  std::vector<Req> first = vector_reads(0, vec_phase);
+  issue(first);
+  std::vector<Addr> vec_lines = lines_of(first);
   for (uint64_t k = 0; k < core.chunks(); ++k) {
-    lines_.clear();
-    // 1. Vector parameters into the vector FIFO.
-    std::vector<Req> vec;
-    for (Addr l : core.vector_lines(k))
-      vec.push_back({l, false, 0, {}, {}});
-    vector_reads_ += vec.size();
-    transfer(vec);
-    // 2-3. Data addresses at `width` per cycle, coalesced, fetched in order.
+    finish(vec_phase);
     std::vector<ScuElement> elems = core.elements(k, rd);
     if (c.op == ScuOp::Access || c.op == ScuOp::AccessExpansion)
       for (const ScuElement& e : elems)
@@ -247,11 +207,33 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
     if (c.apply) elems = apply_filter(core, elems, mem);
     for (const ScuElement& e : elems)
       data_elements_ += e.repeat;
+    const bool fetches = !c.order && !via_iru;
+    Chunk ch{k, {}, std::move(vec_lines), 0};
+    std::vector<Req> data;
+    if (fetches) {
+      ch.phase = open_phase();
+      data = data_reads(elems, ch.phase);
+      const std::vector<Addr> lines = lines_of(data);
+      ch.lines.insert(ch.lines.end(), lines.begin(), lines.end());
+    }
+    // The vector FIFO refills as the address generator consumes this
+    // chunk's entries: the next chunk's vector lines go out among this
+    // chunk's data reads, in proportion.
+    vec_phase = open_phase();
+    const std::vector<Req> next = vector_reads(k + 1, vec_phase);
+    vec_lines = lines_of(next);
+    std::vector<Req> reqs;
+    size_t v = 0;
+    for (size_t i = 0; i < data.size(); ++i) {
+      reqs.push_back(std::move(data[i]));
+      for (; v < next.size() && (v + 1) * data.size() <= (i + 1) * next.size(); ++v)
+        reqs.push_back(next[v]);
+    }
+    reqs.insert(reqs.end(), next.begin() + v, next.end());
+    issue(reqs);
     if (c.order) { // the gather list needs every element first
       all.insert(all.end(), elems.begin(), elems.end());
-      continue;
-    }
-    if (via_iru) { // the data fetches go to the IRU, not back to the SCU
+    } else if (via_iru) { // the data fetches go to the IRU, not back to the SCU
       for (const ScuElement& e : elems)
         words.insert(words.end(), e.repeat, e.addr);
       if (c.filter == ScuFilter::BestCost || c.filter == ScuFilter::Sum) { // with them [A]
@@ -260,27 +242,34 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
             c.filter == ScuFilter::Sum ? core.costs(elems, rd, rd) : fetch_costs(core, elems, mem);
         costs.insert(costs.end(), chunk_costs.begin(), chunk_costs.end());
       }
-      continue;
     }
-    std::vector<uint8_t> bytes = fetch(k, elems);
-    if (c.filter != ScuFilter::None) bytes = filter_bytes(c, core, elems, bytes, mem);
-    if (c.group) {
-      const uint64_t pos = unfiltered;
-      unfiltered += bytes.size() / 4;
-      bytes = group_bytes(c, bytes, pos);
-    }
-    store(bytes, !c.group && k + 1 == core.chunks());
+    if (prev) complete(*prev);
+    prev.reset();
+    ch.elems = std::move(elems);
+    if (fetches)
+      prev = std::move(ch);
+    else
+      release(ch.lines);
   }
+  finish(vec_phase);
+  if (prev) complete(*prev);
   if (c.group) store(group_flush(c), true);
   if (c.order) {
-    lines_.clear();
     const std::vector<ScuElement> ordered = apply_order(core, all, mem);
-    store(fetch(0, ordered), true);
+    const uint16_t ph = open_phase();
+    std::vector<Req> data = data_reads(ordered, ph);
+    issue(data);
+    finish(ph);
+    store(core.output(0, ordered, rd), true);
+    release(lines_of(data));
   }
   if (via_iru && !words.empty()) {
+    sync(); // the IRU's pulling keeps its own time
     store(filter_in_iru(c, words, costs, mem), true);
+    lt_now_ = clk_.now();
     if (c.cost_out) write_lines(c.cost_out, iru_cost_);
   }
+  drain();
   const uint64_t produced = out_bytes / core.out_elem_bytes();
   ++ops_;
   elements_in_ += c.n;

@@ -15,6 +15,9 @@
 #include "tlmgpu/sim/ports.hpp"
 #include "tlmgpu/stats.hpp"
 
+#include <array>
+#include <deque>
+#include <queue>
 #include <set>
 #include <unordered_map>
 #include <vector>
@@ -45,12 +48,54 @@ private:
     bool write;
     Cycle not_before; // address generation: the cycle its elements are generated
     std::vector<uint8_t> data, be;
+    uint16_t phase = 0; // a read: the phase waiting for it
   };
-  // Moves `reqs` in order; read lines land in `lines_`.
-  void transfer(std::vector<Req>& reqs);
+  // The fetch engine (scu_fetch_module.cpp). The units are a pipeline, not
+  // phases that wait for each other: the address generator reads the next
+  // chunk's vectors while the data fetch still has this chunk's lines in
+  // flight, and the data store's writes are posted (the operation ends when
+  // the last one is answered). A Phase is a group of reads something waits
+  // for; reads take one of `window` entries of their unit's coalescer
+  // (Unit) until answered, in issue order per unit.
+  enum Unit : uint8_t { Fetch, FilterUnit, Units };
+  struct Phase {
+    bool open = false;
+    Unit unit = Fetch;
+    uint64_t outstanding = 0; // at: reads not yet answered
+    Cycle end = 0;            // lt: the cycle the last read is answered
+  };
+  // Opens a phase (an index into phases_, carried in the request's src_warp).
+  uint16_t open_phase();
+  // Sends `reqs` in order from now: a read into its phase through unit
+  // `u`'s coalescer, a write posted. lt books each at its start cycle (no
+  // SystemC wait); at waits only for a free entry and the port.
+  void issue(std::vector<Req>& reqs, Unit u = Fetch);
+  // Waits for phase `ph`'s reads and closes it (lt: the unit's time moves
+  // to their last answer).
+  void finish(uint16_t ph);
+  // issue + finish: the reads of `reqs` answered (writes posted); the
+  // lines read, for release() once used.
+  std::vector<Addr> transfer(std::vector<Req>& reqs, Unit u = Fetch);
+  // The unit's time: lt books ahead of SystemC time (lt_now_), at is now.
+  Cycle now() const;
+  // lt: SystemC time catches up with the unit's (before the IRU's own
+  // pulling and at the end of an operation).
+  void sync();
+  // Every read answered and every write acknowledged.
+  void drain();
+  // Drops lines a finished chunk read, unless a later request holds them.
+  void release(const std::vector<Addr>& lines);
   void on_response(Payload& t);
   GpuPayload* make(const Req& r, uint16_t warp = 0);
   void read_bytes(Addr a, void* dst, size_t n) const;
+  // One chunk whose data reads are in flight: finished later, while the
+  // next chunk's reads go out.
+  struct Chunk {
+    uint64_t k;
+    std::vector<ScuElement> elems;
+    std::vector<Addr> lines; // vector and data lines it read (released after)
+    uint16_t phase;
+  };
   // The Filtering/Grouping unit (scu_filter_module.cpp) on one chunk's
   // output keys (and costs, BestCost): the hash sets it probes are read (one
   // L2 access per cycle), probed in element order, and the sets it changed
@@ -107,12 +152,35 @@ private:
   ScuSpec spec_;
   Clock clk_;
   StatGroup stats_;
-  std::unordered_map<Addr, std::vector<uint8_t>> lines_;      // lines read by this operation
+  // Lines read and not yet released; `users` counts the requests that
+  // asked for the line (a boundary line can belong to two chunks).
+  struct Fetched {
+    std::vector<uint8_t> bytes;
+    uint32_t users = 0;
+  };
+  std::unordered_map<Addr, Fetched> lines_;
   std::unordered_map<Addr, std::vector<uint8_t>> hash_lines_; // hash lines, this operation
   std::unordered_map<Addr, uint8_t> victim_;                  // round-robin pointer per hash set
   std::set<uint32_t> group_sets_; // grouping: sets holding groups, flushed in set order
   sc_core::sc_event answered_;
-  uint64_t outstanding_ = 0;
+  uint64_t outstanding_ = 0; // at, pulling the IRU's windows: loads unanswered
+  std::array<Phase, 8> phases_;
+  uint64_t writes_out_ = 0; // at: posted writes unanswered
+  // at: the data store is a unit of its own: writes wait here for their
+  // cycle and the port without holding up address generation and fetch.
+  struct Store {
+    Cycle at;
+    Req req;
+  };
+  std::deque<Store> store_q_;
+  sc_core::sc_event store_wake_;
+  void store_loop(); // at: sends store_q_ in order (a process of its own)
+  Cycle lt_now_ = 0, lt_writes_end_ = 0;
+  std::array<uint64_t, Units> reads_out_{}; // at: reads in flight per unit
+  std::array<Cycle, Units> last_start_{};   // lt: in-order issue per unit
+  std::array<std::priority_queue<Cycle, std::vector<Cycle>, std::greater<>>, Units>
+      lt_entries_;                          // lt: answer cycles of the reads in flight per unit
+  Cycle write_start_ = 0;                   // the data store's last write: writes go out in order
   uint64_t apply_pos_ = 0;                  // apply: unfiltered output elements of earlier chunks
   bool pulling_ = false, iru_done_ = false; // at: replies of the IRU windows are arriving
   std::vector<uint8_t> iru_out_, iru_cost_; // the elements they carried, their costs
@@ -128,7 +196,9 @@ private:
   bool want_sec_ = false;
   Counter &ops_, &cycles_, &elements_in_, &elements_out_, &data_elements_, &vector_reads_,
       &data_reads_, &writes_, &merged_groups_, &filtered_, &hash_reads_, &hash_writes_,
-      &iru_elements_, &iru_replies_;
+      &iru_elements_, &iru_replies_, &read_cycles_;
+  Cycle occupancy_since_ = 0; // at: when reads_out_ last changed (read_cycles_)
+  void count_in_flight();     // at: read_cycles_ up to now, before reads_out_ changes
 };
 
 // The block type `scu` (scu_blocks.cpp): one port `mem`, an initiator bound

@@ -48,6 +48,28 @@ PY
   check "iscu $mode: the IRU filtered the expansion (merged = filtered > 1000, no hash access)" $?
 done
 
+# The persistent filter (iru.filter_residue, notes P20): the sets remember
+# the IDs they replied, so vertices seen at earlier levels are dropped too;
+# the BFS stays exact. Off (0) it filters within each operation only.
+for r in 0 32; do
+  "$T" run -p "$EX/gtx980-iscu.json" -w bfs-frontier --arg version=iscu \
+    --arg "input=$D/as20graph.txt" --timing at --set iru.filter_residue=$r --quiet \
+    --out "$TMP/r$r" >/dev/null 2>&1
+  check "iscu with iru.filter_residue=$r passes (at)" $?
+done
+python3 - "$TMP/r0/stats.json" "$TMP/r32/stats.json" <<'PY'
+import json, sys
+def v(f, k):
+    return json.load(open(f))["total"]["gpu"]["scu"][k]["value"]
+ok = v(sys.argv[2], "filtered") > v(sys.argv[1], "filtered") + 3000
+sys.exit(0 if ok else 1)
+PY
+check "iscu: remembered IDs filter at least 3,000 more elements (15,536 -> 19,752)" $?
+r=$(stat_sum "$TMP/r32/stats.json" remembered)
+r0=$(stat_sum "$TMP/r0/stats.json" remembered)
+check "iscu: the residue's drops are counted (remembered $r0 -> $r)" \
+  "$(python3 -c "import sys; sys.exit(0 if $r0 == 0 and $r > 3000 else 1)"; echo $?)"
+
 expect_error "iscu without the IRU filter unit" 2 "version: iscu needs" "scu.filter_unit = iru" -- \
   run -p "$2/examples/scu/tiny-scu.json" -w bfs-frontier --arg version=iscu \
   --arg "input=$D/karate.mtx" --out "$TMP/e"

@@ -273,6 +273,8 @@ private:
       // (hash_ stays empty), the IRU drops duplicates of this expansion.
       ex.filter = ScuFilter::Unique;
       ex.hash = hash_;
+      ex.fresh = first_expansion_; // the ISCU's remembered IDs (iru.filter_residue)
+      first_expansion_ = false;
     }
     const uint64_t ne = scu.execute(ex, h.gpu().device_memory);
     if (!ne) return 0;
@@ -294,6 +296,7 @@ private:
   uint32_t source_ = 0, hash_sets_ = 0;
   std::string version_;
   bool filter_ = false, scu_ = false;
+  bool first_expansion_ = true; // the next SCU expansion starts the traversal
   IruContractions iru_;
   ScuHash hash_;
   std::vector<uint32_t> depth_;

@@ -90,6 +90,29 @@ TEST_CASE("iru merge ALU: add_f32 sums the secondaries of equal indices", "[iru]
   REQUIRE(none.insert(0, 1, {3, 0, 1}, IruMerge::None) == IruHashSlice::Insert::Added);
 }
 
+TEST_CASE("iru residue: a set drops the IDs it replied while remembering (notes P20)", "[iru]") {
+  IruHashSlice h(2, 32, 2); // two IDs remembered per set
+  h.remember(true);
+  REQUIRE(h.insert(0, 1, {5, 0, 0}, IruMerge::MinU32) == IruHashSlice::Insert::Added);
+  REQUIRE(h.insert(0, 1, {6, 0, 1}, IruMerge::MinU32) == IruHashSlice::Insert::Added);
+  std::vector<IruElement> out;
+  REQUIRE(h.take(0, 32, out) == 2);
+  h.clear(); // a new operation: the residue stays
+  REQUIRE(h.insert(0, 1, {5, 0, 2}, IruMerge::MinU32) == IruHashSlice::Insert::Remembered);
+  REQUIRE(h.insert(1, 1, {5, 0, 3}, IruMerge::MinU32) == IruHashSlice::Insert::Added); // per set
+  REQUIRE(h.insert(0, 1, {7, 0, 4}, IruMerge::MinU32) == IruHashSlice::Insert::Added);
+  REQUIRE(h.take(0, 32, out) == 1); // 7 replaces the oldest, 5
+  REQUIRE(h.insert(0, 1, {5, 0, 5}, IruMerge::MinU32) == IruHashSlice::Insert::Added);
+  REQUIRE(h.insert(0, 1, {6, 0, 6}, IruMerge::MinU32) == IruHashSlice::Insert::Remembered);
+  h.remember(false); // forgotten
+  REQUIRE(h.insert(0, 1, {7, 0, 7}, IruMerge::MinU32) == IruHashSlice::Insert::Added);
+  IruHashSlice off(1, 32); // no residue: remembering does nothing
+  off.remember(true);
+  REQUIRE(off.insert(0, 1, {5, 0, 0}, IruMerge::MinU32) == IruHashSlice::Insert::Added);
+  REQUIRE(off.take(0, 32, out) == 1);
+  REQUIRE(off.insert(0, 1, {5, 0, 1}, IruMerge::MinU32) == IruHashSlice::Insert::Added);
+}
+
 TEST_CASE("iru filters duplicates: min_u32 without a secondary array", "[iru]") {
   std::mt19937 rng(3);
   std::vector<uint32_t> idx(3000);
