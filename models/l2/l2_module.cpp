@@ -11,13 +11,23 @@ using namespace sc_core;
 
 namespace tlmgpu {
 
+// In LT the table only remembers each line's ready cycle, and its entries
+// are counted in call order, not at a time: lt_mshr_ holds the capacity.
+// Capped there, a fill refused an entry would lose its ready cycle and later
+// accesses to its line would not wait for the data.
+static size_t lt_table_entries(const SimContext& ctx, const L2Spec& spec) {
+  return ctx.mode == TimingMode::LT ? std::max<size_t>(spec.mshr_entries, 1 << 16)
+                                    : spec.mshr_entries;
+}
+
 L2Module::L2Module(sc_module_name n, SimContext& ctx, const L2Spec& spec, uint32_t slice,
                    StatGroup& parent)
     : sc_module(n), port("port", spec.input_queue, target_hooks()),
       mem(
           "mem", 4, [this](Payload& t) { on_mem_response(t); }, [this] { drain_to_mem(); }),
       ctx_(ctx), spec_(spec), slice_(slice), clk_(spec.clock_mhz), stats_(parent, basename()),
-      core_(spec, stats_), mshr_(spec.mshr_entries, spec.mshr_max_merge),
+      core_(spec, stats_), mshr_(lt_table_entries(ctx, spec), spec.mshr_max_merge),
+      lt_mshr_(spec.mshr_entries),
       requests_(stats_.counter("requests", "requests", "requests accepted from the crossbar")),
       stall_mshr_full_(
           stats_.counter("stall_mshr_full", "cycles", "request stalled: no free MSHR")),
@@ -78,6 +88,17 @@ Cycle L2Module::lt_fill(Addr line, uint32_t sectors, Cycle start) {
       ctx_.at() ? &in_flight_ : nullptr);
 }
 
+// LT's MSHR capacity: a miss arriving at `at` while every entry holds a fill
+// in flight waits until one comes back, and its own fill starts then (AT's
+// head request stalls for it). A slice is called by every SM out of time
+// order, so the entries are booked over time (CapacityBooking), not counted
+// at the call.
+Cycle L2Module::lt_mshr_slot(Cycle at) {
+  const Cycle free = lt_mshr_.earliest(at);
+  stall_mshr_full_ += lt_mshr_waits_.add(at, free);
+  return free;
+}
+
 void L2Module::b_transport(Payload& t, sc_time& delay) {
   GpuAccess& a = access_of(t);
   const Addr line = t.get_address();
@@ -87,6 +108,8 @@ void L2Module::b_transport(Payload& t, sc_time& delay) {
   if (timed) { // nothing arrives before the kernel's time any more
     pipe_.retire(clk_.now());
     core_.retire(clk_.now());
+    lt_mshr_.retire(clk_.now());
+    lt_mshr_waits_.retire(clk_.now());
   }
   const Cycle start = timed ? pipe_.acquire(arrival, 1) : 0;
   // The MSHR table belongs to the AT path in AT mode: the blocking path (used
@@ -111,7 +134,10 @@ void L2Module::b_transport(Payload& t, sc_time& delay) {
       break;
     }
     TLMGPU_CHECK(tries < 2 && "L2 access still misses after its fill");
-    data_ready = lt_fill(line, out.fetch_sectors, data_ready + hold);
+    const bool lt = ctx_.mode == TimingMode::LT;
+    const Cycle issue = lt ? lt_mshr_slot(data_ready + hold) : data_ready + hold;
+    data_ready = lt_fill(line, out.fetch_sectors, issue);
+    if (lt) lt_mshr_.book(issue, data_ready);
     hold = 0;
     a.serviced_by = GpuAccess::Level::Dram;
   }

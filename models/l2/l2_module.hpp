@@ -6,6 +6,7 @@
 #include "models/hlrc/hlrc_channel_module.hpp"
 #include "models/hlrc/ownership_registry.hpp"
 #include "models/l2/l2_core.hpp"
+#include "tlmgpu/capacity_booking.hpp"
 #include "tlmgpu/in_flight_writes.hpp"
 #include "tlmgpu/interval_resource.hpp"
 #include "tlmgpu/mshr.hpp"
@@ -50,6 +51,7 @@ private:
   // LT / functional
   void b_transport(Payload& t, sc_core::sc_time& delay);
   Cycle lt_fill(Addr line, uint32_t sectors, Cycle start);
+  Cycle lt_mshr_slot(Cycle at); // LT: the first cycle >= at with a free MSHR entry
   void lt_write_back(const Writeback& wb, Cycle at);
   // AT
   void kick();
@@ -92,6 +94,11 @@ private:
   L2Core core_;
   MshrTable<Payload*> mshr_;
   IntervalResource pipe_; // time-ordered in LT, busy-until otherwise
+  // LT: the MSHR capacity, each fill holding an entry over [issue, ready) in
+  // time (mshr_ only keeps the lines' ready cycles, in call order), and the
+  // cycles misses waited for one (stall_mshr_full, counted once when waits overlap).
+  CapacityBooking lt_mshr_;
+  CoveredCycles lt_mshr_waits_;
   std::deque<GpuPayload*> to_mem_;
   PendingFillOverlay overlay_;
   InFlightWrites in_flight_; // AT: write-backs not yet at DRAM (blocking fills see them)

@@ -13,7 +13,9 @@
 # - work stealing with victims=near (ws-pagerank, four queues per SM, as
 #   the paper's Fig. 9 benchmarks): thieves find the queues of CTAs on their
 #   own SM through %smid and steal there first, so the shortcut fires; with
-#   the ring order it does not;
+#   the ring order no steal aims at the own SM and the shortcut is rare (it
+#   can still fire by timing: once in lt on apu8, against 21 with near,
+#   since lt enforces the L2's 16 MSHR entries);
 # - the injected fault blind_shortcut (the shortcut without an LR-TBL hit)
 #   reads stale data in every mode.
 #
@@ -92,8 +94,8 @@ for mode in functional lt at; do
   [[ $mode == functional ]] && continue
   check "ws-pagerank near $mode: same-SM steals take the shortcut ($(st near_steals) steals, $(st srsp_shortcuts) shortcuts)" \
     "$([[ $(st near_steals) -gt 0 && $(st srsp_shortcuts) -gt 0 ]]; echo $?)"
-  check "ws-pagerank ring $mode: neither ($ring_near, $ring_sc)" \
-    "$([[ $ring_near == 0 && $ring_sc == 0 ]]; echo $?)"
+  check "ws-pagerank ring $mode: no same-SM steals, few shortcuts ($ring_near, $ring_sc vs $(st srsp_shortcuts))" \
+    "$([[ $ring_near == 0 && $((ring_sc * 4)) -lt $(st srsp_shortcuts) ]]; echo $?)"
 done
 
 # The shortcut without an LR-TBL hit: the thief's remote acquire becomes a
