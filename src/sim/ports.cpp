@@ -1,6 +1,8 @@
 #include "tlmgpu/sim/ports.hpp"
 #include "tlmgpu/invariant.hpp"
 
+#include <algorithm>
+
 using namespace sc_core;
 
 namespace tlmgpu {
@@ -25,22 +27,61 @@ Calendar::Calendar() {
   sc_spawn([this] { run(); }, sc_gen_unique_name("tlmgpu_calendar"), &o);
 }
 
+// The bucket of `when`, made (with its heap key) if that time has none yet.
+uint32_t Calendar::bucket_at(uint64_t when) {
+  auto [it, made] = at_.try_emplace(when, 0);
+  if (!made) return it->second;
+  if (free_.empty()) {
+    it->second = uint32_t(buckets_.size());
+    buckets_.emplace_back();
+  } else {
+    it->second = free_.back();
+    free_.pop_back();
+  }
+  heap_.push_back(Key{when, it->second});
+  std::push_heap(heap_.begin(), heap_.end(), std::greater<Key>());
+  return it->second;
+}
+
 void Calendar::schedule(const sc_time& delay, InlineFn fn) {
-  sc_time when = sc_time_stamp() + delay;
-  bool earliest = items_.empty() || when < items_.top().when;
-  items_.push(Item{when, seq_++, fn});
+  const uint64_t when = (sc_time_stamp() + delay).value();
+  // Wake the calendar exactly when the single heap of (time, order) did: when
+  // no step is due at or before `when`. The running bucket is off the heap,
+  // but its steps still to run count (a zero-delay step added behind them
+  // runs in this activation; a spurious delta wake-up would reorder it
+  // against other processes' zero-delay steps).
+  const bool later_in_run =
+      running_ != kNotRunning && buckets_[running_].size() > running_step_ + 1;
+  const bool earliest = !later_in_run && (heap_.empty() || when < heap_.front().when);
+  buckets_[bucket_at(when)].push_back(fn);
+  ++pending_;
   // sc_event keeps the earliest pending notification, so re-notifying is safe.
   if (earliest) wake_.notify(delay);
 }
 
 void Calendar::run() {
-  const sc_time now = sc_time_stamp();
-  while (!items_.empty() && items_.top().when <= now) {
-    InlineFn fn = items_.top().fn;
-    items_.pop();
-    fn();
+  const uint64_t now = sc_time_stamp().value();
+  while (!heap_.empty() && heap_.front().when <= now) {
+    const Key k = heap_.front();
+    std::pop_heap(heap_.begin(), heap_.end(), std::greater<Key>());
+    heap_.pop_back();
+    // A step may schedule more at this time: it finds this bucket (still in
+    // at_) and appends, so it runs here after the earlier ones, as it would
+    // have in one heap ordered by (time, scheduling order). Indexing, not a
+    // reference: a step may add buckets and move them.
+    running_ = k.bucket;
+    for (size_t i = 0; i < buckets_[k.bucket].size(); ++i) {
+      InlineFn fn = buckets_[k.bucket][i];
+      running_step_ = i;
+      --pending_;
+      fn();
+    }
+    running_ = kNotRunning;
+    buckets_[k.bucket].clear();
+    at_.erase(k.when);
+    free_.push_back(k.bucket);
   }
-  if (!items_.empty()) wake_.notify(items_.top().when - now);
+  if (!heap_.empty()) wake_.notify(sc_time::from_value(heap_.front().when - now));
 }
 
 TimedQueue::TimedQueue(sc_module_name n) : sc_module(n), cal_(Calendar::get()) {}
