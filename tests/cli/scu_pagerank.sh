@@ -7,7 +7,8 @@
 # reference in every timing mode; grouping goes through its table and makes
 # the contraction touch fewer lines; a platform without an SCU is one clear
 # error. iscu (filtering as a reduction, notes P16: one SCU operation
-# whose arcs the IRU partitions merge by head with add_f32) likewise.
+# whose arcs the IRU partitions merge by head with add_f32) likewise, and
+# gpu-merrill, the thesis' GPU baseline they are compared with.
 #
 # usage: bash tests/cli/scu_pagerank.sh <path-to-tlmgpu> <source-dir>
 set -u
@@ -43,6 +44,38 @@ done
 run_passes "gtx980-iscu: pagerank iscu passes (at)" \
   -p "$2/examples/iscu/gtx980-iscu.json" -w pagerank --arg version=iscu --arg "input=$RMAT" \
   --timing at
+# gpu-merrill (the thesis' GPU baseline: merrill.hpp's load-balanced
+# expansion writes the edge frontier and each arc's share, then
+# pr_contract), any platform, also with a partial last warp per CTA.
+for g in "$D/karate.mtx" "$D/as20graph.txt" "$RMAT"; do
+  for mode in functional lt at; do
+    run_passes "pagerank gpu-merrill ${g##*/} $mode matches the CPU reference" \
+      -p "$EX/tiny-scu.json" -w pagerank --arg version=gpu-merrill --arg "input=$g" \
+      --timing $mode
+  done
+done
+run_passes "pagerank gpu-merrill with block 100 matches the CPU reference" \
+  -p tiny -w pagerank --arg version=gpu-merrill --arg block=100 \
+  --arg "input=$D/as20graph.txt" --timing lt
+# Its mechanisms on GTX 980 (as20graph: 6,474 vertices in 26 CTAs of 256,
+# the hub has 1,459 arcs): one reservation per CTA and round, and every
+# expansion gathers the hub cooperatively (one lane would take ~600K cycles).
+"$T" run -p "$EX/gtx980-scu.json" -w pagerank --arg version=gpu-merrill \
+  --arg "input=$D/as20graph.txt" --timing lt --quiet --out "$TMP/m" >/dev/null 2>&1
+check "gpu-merrill on gtx980-scu passes (lt)" $?
+python3 - "$TMP/m/stats.json" <<'PY'
+import json, sys
+ks = json.load(open(sys.argv[1]))["kernels"]
+ex = [k for k in ks if k["name"] == "pr_merrill_expand"]
+con = [k for k in ks if k["name"] == "pr_contract"]
+ok = (len(ex) == 10 and len(con) == 10
+      and all(k["metrics"]["atomic_instructions"] == 26 for k in ex)
+      and max(k["cycles"] for k in ex) < 40000)
+print([k["cycles"] for k in ex])
+sys.exit(0 if ok else 1)
+PY
+check "gpu-merrill: cooperative expansions, one reservation per CTA and round" $?
+
 # A grouping table of 1 set: evictions all the time, still every arc once.
 run_passes "pagerank scu-group with a 1-set table passes (lt)" \
   -p "$EX/tiny-scu.json" -w pagerank --arg version=scu-group --arg group_sets=1 \

@@ -36,13 +36,18 @@ WarpOp<Lanes<uint32_t>> broadcast(Warp& w, Addr base, uint32_t i) {
 
 // Lanes in m copy arc e's head into edge-frontier slot `slot`: the gather
 // every strategy ends in (a col_indices load, an edge-frontier store); SSSP
-// also writes the path cost carry + weight (carry = the tail's distance).
+// also writes the path cost carry + weight (carry = the tail's distance),
+// PageRank the carry itself (the tail's share, as float bits).
 WarpTask copy_arcs(Warp& w, const MerrillLevel& a, const Lanes<uint32_t>& e,
                    const Lanes<uint32_t>& slot, const Lanes<uint32_t>& carry, Mask m) {
   const Lanes<uint32_t> dst =
       co_await w.load<uint32_t>(address_of<uint32_t>(a.g.col_indices, e), m);
   co_await w.store<uint32_t>(address_of<uint32_t>(a.edges, slot), dst, m);
   if (!a.costs) co_return;
+  if (a.rank) {
+    co_await w.store<uint32_t>(address_of<uint32_t>(a.costs, slot), carry, m);
+    co_return;
+  }
   Lanes<uint32_t> weight(1u);
   if (a.g.weights) weight = co_await w.load<uint32_t>(address_of<uint32_t>(a.g.weights, e), m);
   co_await w.compute(2);
@@ -183,13 +188,18 @@ WarpTask merrill_expand(Warp& w, MerrillLevel a) {
   if (m.any()) {
     const Lanes<uint32_t> v =
         co_await w.load<uint32_t>(address_of<uint32_t>(a.in, w.global_thread_id()), m);
-    if (a.costs) { // SSSP (as sssp_expand): the tail's distance; lookup[v] reset
+    if (a.costs && !a.rank) { // SSSP (as sssp_expand): the tail's distance; lookup[v] reset
       carry = co_await w.load<uint32_t>(address_of<uint32_t>(a.dist, v), m);
       co_await w.store<uint32_t>(address_of<uint32_t>(a.lookup, v), Lanes<uint32_t>(kInf), m);
     }
     lo = co_await w.load<uint32_t>(address_of<uint32_t>(a.g.row_offsets, v), m);
     hi = co_await w.load<uint32_t>(address_of<uint32_t>(a.g.row_offsets, v + Lanes<uint32_t>(1u)),
                                    m);
+    if (a.rank) { // PageRank (as pr_expand): the share, the same float division
+      const Lanes<float> r = co_await w.load<float>(address_of<float>(a.rank, v), m);
+      co_await w.compute(2);
+      carry = (r / (hi - lo).as<float>()).map([](float x) { return uint32_t(to_bits(x)); });
+    }
   }
   const Lanes<uint32_t> deg = select(m, hi - lo, Lanes<uint32_t>(0u));
   // Lists of a warp's width or more are gathered cooperatively and take

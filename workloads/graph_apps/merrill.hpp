@@ -1,8 +1,9 @@
-// version=gpu-merrill of bfs-frontier and sssp: the thesis' GPU baseline
-// (seed-003 §1.3, §1.4; Merrill, Garland & Grimshaw, "Scalable GPU graph
-// traversal", PPoPP 2012 / TOPC 2015; Davidson et al.'s SSSP uses the same
-// expansion), an expansion and a contraction kernel per level, in the same
-// phase structure as the SCU versions.
+// version=gpu-merrill of bfs-frontier, sssp and pagerank: the thesis' GPU
+// baseline (seed-003 §1.3-1.5; Merrill, Garland & Grimshaw, "Scalable GPU
+// graph traversal", PPoPP 2012 / TOPC 2015; Davidson et al.'s SSSP and Geil
+// et al.'s PageRank use the same load-balanced expansion), an expansion and
+// a contraction kernel per level, in the same phase structure as the SCU
+// versions.
 //
 // Expansion (one thread per frontier vertex): a CTA-wide scan of the
 // out-degrees gives every list its place in the edge frontier and the CTA
@@ -31,6 +32,10 @@ struct MerrillLevel {
   // SSSP (costs != 0): the expansion also writes dist[v] + w of each arc to
   // the cost frontier `costs` and resets lookup[v] of each frontier vertex.
   Addr costs = 0, dist = 0, lookup = 0;
+  // PageRank (rank != 0, costs = the weight frontier): the expansion writes
+  // each arc's share rank[v] / outdeg(v) to `costs` instead (no dist, no
+  // lookup, no weights).
+  Addr rank = 0;
 };
 
 // Shared memory per CTA of either kernel (bytes), for the launch.

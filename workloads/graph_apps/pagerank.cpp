@@ -28,6 +28,12 @@
 // the same line of `next` together); iscu: one operation whose arcs the IRU
 // partitions merge by head, adding their shares (filtering as a reduction,
 // notes P16). Then pr_contract adds each element into next.
+//
+// version=gpu-merrill is the thesis' GPU-only baseline for the SCU and
+// ISCU (seed-003 §1.5: Geil et al.'s expansion, "load balanced as in
+// BFS"): merrill_expand over the list of all vertices writes the edge
+// frontier and each arc's share with CTA-, warp- and scan-based gathering
+// (merrill.hpp), then pr_contract adds each element into next.
 #include "workloads/graph_apps/pagerank.hpp"
 
 #include "models/host/host_module.hpp"
@@ -36,9 +42,11 @@
 #include "workloads/graph_apps/cpu_references.hpp"
 #include "workloads/graph_apps/edge_frontier.hpp"
 #include "workloads/graph_apps/graph_app.hpp"
+#include "workloads/graph_apps/merrill.hpp"
 #include "workloads/graph_apps/sssp_scu.hpp"
 
 #include <cmath>
+#include <numeric>
 #include <sstream>
 
 namespace tlmgpu {
@@ -133,7 +141,7 @@ class PageRank : public GraphApp {
 public:
   explicit PageRank(const WorkloadArgs& a) : GraphApp("pagerank", a, false) {
     rounds_ = a.u64("iterations", 1, 1u << 20);
-    version_ = edge_frontier_version(a, {"scu", "scu-group", "iscu"});
+    version_ = edge_frontier_version(a, {"scu", "scu-group", "iscu", "gpu-merrill"});
     group_sets_ = uint32_t(a.u64("group_sets", 0, 1u << 26));
     // The default cap of the convergence kernels (vertices + 1) means
     // nothing for a fixed round count and was below it on graphs of fewer
@@ -167,8 +175,8 @@ protected:
              0,
              {}};
     h.memset(a.next, 0, uint64_t(g.n) * 4);
-    if (version_ != "gpu") {
-      a.weights = h.malloc(4ull * std::max<uint32_t>(g.m, 1), "weights");
+    if (version_ != "gpu") a.weights = h.malloc(4ull * std::max<uint32_t>(g.m, 1), "weights");
+    if (version_ != "gpu" && version_ != "gpu-merrill") { // the per-arc expansions' tails
       std::vector<uint32_t> tails(std::max<uint32_t>(g.m, 1), 0);
       for (uint32_t v = 0; v < g.n; ++v)
         for (uint64_t e = graph_.row_offsets[v]; e < graph_.row_offsets[v + 1]; ++e)
@@ -181,6 +189,8 @@ protected:
         launch_per_vertex(h, "pr_push", [a](Warp& w) { return pr_push(w, a); });
       else if (version_ == "scu" || version_ == "scu-group" || version_ == "iscu")
         expand_on_scu(ctx, h, a);
+      else if (version_ == "gpu-merrill")
+        expand_merrill(ctx, h, a);
       else
         expand_contract(ctx, h, a);
       launch_per_vertex(h, "pr_update", [a](Warp& w) { return pr_update(w, a); });
@@ -188,6 +198,15 @@ protected:
     }
     h.synchronize();
     rank_ = h.download<float>(a.rank, g.n);
+    // Every arc has a slot in the edge frontier: the expansion's
+    // reservations must add up to m (a lost list would otherwise show only
+    // as a rank error).
+    if (merrill_.edge_count) {
+      const uint32_t slots = h.download<uint32_t>(merrill_.edge_count, 1)[0];
+      if (slots != g.m)
+        problem_ = "gpu-merrill: the expansion reserved " + std::to_string(slots) +
+                   " edge-frontier slots, expected " + std::to_string(g.m);
+    }
   }
   void start_reference() override {
     reference_ = std::async(std::launch::async, [this] { return cpu_pagerank(graph_, rounds_); });
@@ -195,6 +214,7 @@ protected:
   std::string verify() override {
     const std::vector<double> ref = reference_.get();
     if (std::string p = iru_.problem(); !p.empty()) return p;
+    if (!problem_.empty()) return problem_;
     return check_ranks(rank_, ref, kRelL1, l1_, [this](uint32_t v) { return vertex_label(v); });
   }
   void corrupt() override { rank_[rank_.size() / 2] += 0.5f; }
@@ -295,6 +315,39 @@ private:
     h.synchronize();
   }
 
+  // The thesis' GPU baseline: all vertices are the frontier of a
+  // load-balanced expansion that writes the edge frontier and the shares
+  // (the weight frontier) at slots the CTAs reserve on a counter; then one
+  // contraction thread per arc.
+  void expand_merrill(SimContext& ctx, HostModule& h, PrArgs a) {
+    if (!merrill_.all) {
+      std::vector<uint32_t> all(std::max<uint32_t>(a.g.n, 1));
+      std::iota(all.begin(), all.end(), 0u);
+      merrill_.all = h.upload(all, "all_vertices");
+      merrill_.edges = h.malloc(4ull * std::max<uint32_t>(a.g.m, 1), "edge_frontier");
+      merrill_.edge_count = h.malloc(4, "edge_count");
+    }
+    MerrillLevel m;
+    m.g = a.g;
+    m.in = merrill_.all;
+    m.edges = merrill_.edges;
+    m.edge_count = merrill_.edge_count;
+    m.n = a.g.n;
+    m.costs = a.weights;
+    m.rank = a.rank;
+    h.memset(m.edge_count, 0, 4);
+    launch_threads(
+        h, "pr_merrill_expand", m.n, [m](Warp& w) { return merrill_expand(w, m); },
+        merrill_shared_bytes(block_, ctx.platform.sm.warp_size));
+    if (!a.g.m) return;
+    a.src = {merrill_.edges, a.weights, a.g.m, {}};
+    launch_threads(h, "pr_contract", a.g.m, [a](Warp& w) { return pr_contract(w, a); });
+  }
+
+  struct MerrillArrays {
+    Addr all = 0, edges = 0, edge_count = 0;
+  } merrill_;
+  std::string problem_;
   struct ScuArrays {
     Addr count = 0, share = 0, edges = 0, order = 0;
     ScuHash hash;
@@ -320,7 +373,9 @@ WorkloadEntry pagerank_workload() {
                                  "scu (its expansion on the SCU) | scu-group (scu with the "
                                  "arcs grouped by the line of their target) | iscu (one SCU "
                                  "operation whose arcs the IRU partitions merge by head, "
-                                 "adding their shares)"},
+                                 "adding their shares) | gpu-merrill (the thesis' GPU "
+                                 "baseline: a load-balanced expansion as BFS's, then the "
+                                 "contraction)"},
                                 {"group_sets", "0",
                                  "scu-group: sets of the grouping table (0 = lines of the "
                                  "rank array / ways)"}})};
