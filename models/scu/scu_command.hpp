@@ -86,7 +86,9 @@ struct ScuCommand {
   bool group = false;
   Addr group_target = 0;
   // Apply a gather list: the unfiltered output written in the order the
-  // u32s at order + 4k give (not combined with `apply`).
+  // u32s at order + 4k give. With `apply` too, position order[k] is dropped
+  // when its flag is 0 (notes P12: filter and group vectors from separate
+  // operations, the output stays dense).
   Addr order = 0;
 
   // Empty, or what is wrong (one line, names the field).

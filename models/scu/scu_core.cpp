@@ -91,8 +91,9 @@ std::string ScuCommand::problem() const {
       return "group: hash.entry_bytes must be a multiple of 4, at least 8 (tag + positions)";
     if (apply || order) return "group: a grouping operation applies no vectors";
   }
-  if (order && (apply || generate || op == ScuOp::Bitmask || filter != ScuFilter::None))
-    return "order: a gather list applies to a plain compaction (no filter or apply vector)";
+  if (order && (generate || op == ScuOp::Bitmask || filter != ScuFilter::None))
+    return "order: a gather list applies to a compaction without an inline filter (an apply "
+           "vector may drop elements)";
   if (filter == ScuFilter::Sum && (cost || !cost_add || hash.sets || generate || !cost_out))
     return "filter: the sum reduction adds cost_add (no cost, no table), inline, into cost_out";
   if (filter != ScuFilter::BestCost && filter != ScuFilter::Sum && (cost || cost_add))
@@ -282,7 +283,8 @@ std::vector<uint8_t> scu_reference(const ScuCommand& c, const ByteReader& mem) {
     uint8_t b[8];
     mem(a, b, sz);
     for (uint32_t r = 0; r < times; ++r)
-      if (!c.apply || u32(c.apply, pos++)) out.insert(out.end(), b, b + sz);
+      // With a gather list the flags are read at the gathered positions.
+      if (!c.apply || c.order || u32(c.apply, pos++)) out.insert(out.end(), b, b + sz);
   };
   for (uint64_t i = 0; i < c.n; ++i) {
     const bool keep = !c.mask || u32(c.mask, i) != 0;
@@ -311,11 +313,14 @@ std::vector<uint8_t> scu_reference(const ScuCommand& c, const ByteReader& mem) {
     }
   }
   if (!c.order) return out;
-  // A gather list: element k of the output is element order[k] of the plain one.
+  // A gather list: element k of the output is element order[k] of the plain
+  // one, unless a filter vector drops position order[k] (notes P12).
   std::vector<uint8_t> gathered;
   for (uint64_t k = 0; k < out.size() / sz; ++k) {
-    const uint64_t at = uint64_t(u32(c.order, k)) * sz;
+    const uint32_t pos_k = u32(c.order, k);
+    const uint64_t at = uint64_t(pos_k) * sz;
     if (at + sz > out.size()) throw std::invalid_argument("SCU command: order names no element");
+    if (c.apply && !u32(c.apply, pos_k)) continue;
     gathered.insert(gathered.end(), out.begin() + at, out.begin() + at + sz);
   }
   return gathered;

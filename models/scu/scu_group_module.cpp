@@ -68,11 +68,16 @@ std::vector<ScuElement> ScuModule::apply_order(const ScuCore& core,
   for (const ScuElement& x : e)
     plain.insert(plain.end(), x.repeat, ScuElement{x.addr, 1, x.row});
   check_range(mem, c, "order", c.order, 4 * plain.size());
-  // The list streams in like the other vectors, in order, whole lines.
+  if (c.apply) check_range(mem, c, "apply", c.apply, 4 * plain.size());
+  // The list (and a filter vector) stream in like the other vectors, in
+  // order, whole lines.
   std::vector<Req> vec;
   const unsigned lb = ctx_.net.line_bytes;
   for (Addr l = c.order / lb * lb; l < c.order + 4 * plain.size(); l += lb)
     vec.push_back({l, false, 0, {}, {}});
+  if (c.apply)
+    for (Addr l : core.apply_lines(0, plain.size()))
+      vec.push_back({l, false, 0, {}, {}});
   vector_reads_ += vec.size();
   const std::vector<Addr> read = transfer(vec);
   std::vector<ScuElement> out;
@@ -86,7 +91,9 @@ std::vector<ScuElement> ScuModule::apply_order(const ScuCore& core,
       throw ConfigError("SCU " + std::string(c.name()) + ": order[" + std::to_string(k) +
                         "] = " + std::to_string(at) + " is not a permutation of the " +
                         std::to_string(plain.size()) + " output positions");
-    out.push_back(plain[at]);
+    uint32_t keep = 1;
+    if (c.apply) read_bytes(c.apply + 4 * uint64_t(at), &keep, 4);
+    if (keep) out.push_back(plain[at]);
   }
   release(read);
   return out;

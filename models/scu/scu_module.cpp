@@ -204,9 +204,11 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
     if (c.op == ScuOp::Access || c.op == ScuOp::AccessExpansion)
       for (const ScuElement& e : elems)
         check_range(mem, c, "data element", e.addr, c.elem_bytes);
-    if (c.apply) elems = apply_filter(core, elems, mem);
-    for (const ScuElement& e : elems)
-      data_elements_ += e.repeat;
+    // With a gather list the flags apply at the gathered positions (below).
+    if (c.apply && !c.order) elems = apply_filter(core, elems, mem);
+    if (!c.order)
+      for (const ScuElement& e : elems)
+        data_elements_ += e.repeat;
     const bool fetches = !c.order && !via_iru;
     Chunk ch{k, {}, std::move(vec_lines), 0};
     std::vector<Req> data;
@@ -256,6 +258,7 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
   if (c.group) store(group_flush(c), true);
   if (c.order) {
     const std::vector<ScuElement> ordered = apply_order(core, all, mem);
+    data_elements_ += ordered.size();
     const uint16_t ph = open_phase();
     std::vector<Req> data = data_reads(ordered, ph);
     issue(data);

@@ -2,7 +2,7 @@
 // three timing modes: the grouping table lives in device memory and is
 // reached through L2, so this checks the memory path (set lines read,
 // changed, written back, flushed) against the grouping rule, and the gather
-// list applied to two arrays.
+// list applied to two arrays, and with a filter vector (notes P12).
 #include "models/host/host_module.hpp"
 #include "models/scu/scu_module.hpp"
 #include "run_helpers.hpp"
@@ -21,7 +21,8 @@ namespace {
 
 struct Grouped {
   std::vector<uint32_t> plain, order, heads, weights, table;
-  std::vector<uint32_t> w_in; // the weights, by plain position
+  std::vector<uint32_t> flags, filtered; // a filter vector applied with the list
+  std::vector<uint32_t> w_in;            // the weights, by plain position
   uint32_t line = 0;
   nlohmann::json scu;
 };
@@ -65,8 +66,18 @@ Grouped run_group(TimingMode mode, uint32_t sets) {
     c.order = g.out;
     c.out = h.malloc(4 * o.plain.size(), "out");
     o.heads = h.download<uint32_t>(c.out, scu->execute(c, mem));
+    const Addr ids_at = c.data;
     c.data = h.upload(weights, "weights"); // the same order over a second array
     o.weights = h.download<uint32_t>(c.out, scu->execute(c, mem));
+    // With a filter vector too (notes P12): the flag of plain position
+    // order[k] decides, and the output stays dense.
+    o.flags.resize(o.plain.size());
+    for (size_t k = 0; k < o.flags.size(); ++k)
+      o.flags[k] = k % 3 != 0;
+    c.data = ids_at;
+    c.apply = h.upload(o.flags, "flags");
+    o.filtered = h.download<uint32_t>(c.out, scu->execute(c, mem));
+    c.apply = 0;
     // A gather list must be a permutation: a doubled position is refused.
     if (o.plain.size() > 1) {
       std::vector<uint32_t> bad = o.order;
@@ -92,6 +103,10 @@ void groups(TimingMode mode, uint32_t sets) {
     REQUIRE(o.heads[k] == o.plain[o.order[k]]);
     REQUIRE(o.weights[k] == o.w_in[o.order[k]]);
   }
+  std::vector<uint32_t> kept;
+  for (uint32_t p : o.order)
+    if (o.flags[p]) kept.push_back(o.plain[p]);
+  REQUIRE(o.filtered == kept);
   // The table is left empty.
   REQUIRE(std::all_of(o.table.begin(), o.table.end(), [](uint32_t x) { return x == ~0u; }));
   // Runs of one target line: with room for every line (no evictions), a

@@ -31,7 +31,9 @@
 //
 // version=scu and scu-filter: the same rounds with the compactions on the
 // stream compaction unit, scu-filter with its unique-best-cost filter on the
-// expansion, iscu with that filter in the IRU partitions (sssp_scu.hpp);
+// expansion, scu-filter-group also grouping the expansion's and the next
+// frontier's vertices by the line of dist they touch (Fig. 4.10), iscu with
+// that filter in the IRU partitions (sssp_scu.hpp);
 // they need a platform with an SCU (iscu: scu.filter_unit = iru).
 #include "workloads/graph_apps/sssp.hpp"
 
@@ -166,7 +168,8 @@ class Sssp : public GraphApp {
 public:
   explicit Sssp(const WorkloadArgs& a) : GraphApp("sssp", a, false, true) {
     source_ = pick_source(a);
-    version_ = edge_frontier_version(a, {"scu", "scu-filter", "iscu", "gpu-merrill"});
+    version_ =
+        edge_frontier_version(a, {"scu", "scu-filter", "scu-filter-group", "iscu", "gpu-merrill"});
     hash_sets_ = uint32_t(a.u64("hash_sets", 0, 1u << 26));
   }
 
@@ -178,8 +181,7 @@ public:
 
 protected:
   void run(SimContext& ctx, HostModule& h, const DeviceCsr& g) override {
-    if (version_ == "scu" || version_ == "scu-filter" || version_ == "iscu")
-      return run_scu(ctx, h, g);
+    if (version_.rfind("scu", 0) == 0 || version_ == "iscu") return run_scu(ctx, h, g);
     if (version_ != "gpu") return run_frontier(ctx, h, g);
     std::vector<uint32_t> init(g.n, kInf), active(g.n, 0);
     init[source_] = 0;
@@ -292,7 +294,8 @@ private:
   void run_scu(SimContext& ctx, HostModule& h, const DeviceCsr& g) {
     ScuSsspRun r;
     r.source = source_;
-    r.filter = version_ == "scu-filter" || version_ == "iscu";
+    r.filter = version_ != "scu";
+    r.group = version_ == "scu-filter-group";
     r.iscu = version_ == "iscu";
     r.hash_sets = hash_sets_;
     r.max_rounds = iteration_cap();
@@ -331,11 +334,14 @@ WorkloadEntry sssp_workload() {
                                  "gpu (Bellman-Ford per vertex) | edge-frontier (expansion, "
                                  "contraction per arc, lookup filter) | iru (its contraction on "
                                  "the IRU) | scu (its compactions on the SCU) | scu-filter (scu "
-                                 "with the best-cost filter in memory) | iscu (that filter in "
+                                 "with the best-cost filter in memory) | scu-filter-group "
+                                 "(and grouping by the line of dist, the thesis' enhanced SCU, "
+                                 "Fig. 4.10) | iscu (that filter in "
                                  "the IRU partitions) | gpu-merrill (the thesis' GPU baseline: "
                                  "cooperative gathering, scan-based compaction)"},
                                 {"hash_sets", "0",
-                                 "scu-filter: sets of the filter table (0 = vertices / ways)"}})};
+                                 "scu-filter(-group): sets of the filter table (0 = vertices / "
+                                 "ways)"}})};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<Sssp>(a); }};
 }
 

@@ -67,10 +67,31 @@ WarpTask sssp_select(Warp& w, Round a) {
   co_await w.store<uint32_t>(address_of<uint32_t>(a.keep, i), won, m);
 }
 
+// scu-filter-group: the grouping table (keyed by the line of dist a vertex
+// falls in) and the gather lists of the expansion and the contraction.
+struct Grouping {
+  ScuHash hash;
+  Addr expand_order = 0, contract_order = 0;
+};
+
+// A generate-group op over `c`'s elements (its unfiltered output), keyed by
+// the line of dist: the gather list `order` that `c` then applies.
+void group_by_dist(ScuModule& scu, const DeviceMemory& mem, ScuCommand& c, const Grouping& gr,
+                   Addr dist, Addr order) {
+  ScuCommand g = c;
+  g.apply = 0;
+  g.group = g.generate = true;
+  g.group_target = dist;
+  g.hash = gr.hash;
+  g.out = order;
+  scu.execute(g, mem);
+  c.order = order;
+}
+
 // The contraction of `ne` edge-frontier elements and the SCU's compaction
 // of the next node frontier (into a.out); returns its length.
 uint32_t contract(HostModule& h, ScuModule& scu, const Round& a, uint64_t ne,
-                  const LaunchFn& launch) {
+                  const LaunchFn& launch, const Grouping* gr) {
   Round c = a;
   c.n = uint32_t(ne);
   launch("sssp_contract", ne, [c](Warp& w) { return sssp_contract(w, c); });
@@ -84,13 +105,14 @@ uint32_t contract(HostModule& h, ScuModule& scu, const Round& a, uint64_t ne,
   dc.mask = a.keep;
   dc.out = a.out;
   dc.out_capacity = a.g.n;
+  if (gr) group_by_dist(scu, h.gpu().device_memory, dc, *gr, a.dist, gr->contract_order);
   return uint32_t(scu.execute(dc, h.gpu().device_memory));
 }
 
 } // namespace
 
 void check_scu_version(SimContext& ctx, const std::string& version, bool iscu) {
-  const bool filter = version == "scu-filter" || version == "iscu";
+  const bool filter = version == "scu-filter" || version == "scu-filter-group" || version == "iscu";
   if ((version == "scu" || filter) && !ScuModule::of(ctx))
     throw ConfigError("workload argument version: " + version +
                       " needs a platform with an SCU (a block of type scu, e.g. "
@@ -103,10 +125,10 @@ void check_scu_version(SimContext& ctx, const std::string& version, bool iscu) {
     throw ConfigError("workload argument version: iscu needs a platform whose SCU filters in "
                       "the IRU (scu.filter_unit = iru, blocks of type iru, iru.enabled; e.g. "
                       "examples/iscu/gtx980-iscu.json)");
-  if (version == "scu-filter" && unit != "hash")
-    throw ConfigError(std::string("workload argument version: scu-filter filters with a table "
-                                  "in memory, but this platform's SCU filters in the IRU "
-                                  "(scu.filter_unit = iru)") +
+  if ((version == "scu-filter" || version == "scu-filter-group") && unit != "hash")
+    throw ConfigError("workload argument version: " + version +
+                      " filters with a table in memory, but this platform's SCU filters in the "
+                      "IRU (scu.filter_unit = iru)" +
                       (iscu ? ": use version=iscu" : ": use scu.filter_unit = hash"));
 }
 
@@ -149,6 +171,21 @@ std::vector<uint32_t> sssp_on_scu(HostModule& h, ScuModule& scu, const DeviceCsr
     h.memset(hash.base, 0xff, hash.bytes());
     fvec = h.malloc(4 * arcs, "filter_vector");
   }
+  Grouping grouping;
+  if (r.group) {
+    // 32-byte entries (tag + 7 positions), as many as one line holds; one
+    // entry per line of dist.
+    const uint32_t line = h.context().net.line_bytes;
+    grouping.hash.entry_bytes = 32;
+    grouping.hash.ways = std::max<uint32_t>(1, line / 32);
+    const uint64_t lines = (4ull * g.n + line - 1) / line;
+    grouping.hash.sets =
+        uint32_t(std::max<uint64_t>(1, (lines + grouping.hash.ways - 1) / grouping.hash.ways));
+    grouping.hash.base = h.malloc(grouping.hash.bytes(), "scu_group_hash");
+    h.memset(grouping.hash.base, 0xff, grouping.hash.bytes());
+    grouping.expand_order = h.malloc(4 * arcs, "expand_order");
+    grouping.contract_order = h.malloc(4ull * g.n, "contract_order");
+  }
   while (a.n) {
     if (r.rounds == r.max_rounds) {
       r.converged = false;
@@ -174,7 +211,7 @@ std::vector<uint32_t> sssp_on_scu(HostModule& h, ScuModule& scu, const DeviceCsr
       ex.cost_out = a.wfront;
       const uint64_t ne = scu.execute(ex, mem);
       if (!ne) break;
-      a.n = contract(h, scu, a, ne, launch);
+      a.n = contract(h, scu, a, ne, launch, nullptr);
       std::swap(a.in, a.out);
       continue;
     }
@@ -191,6 +228,7 @@ std::vector<uint32_t> sssp_on_scu(HostModule& h, ScuModule& scu, const DeviceCsr
       ex.apply = fvec;
     }
     ex.data = g.col_indices;
+    if (r.group) group_by_dist(scu, mem, ex, grouping, a.dist, grouping.expand_order);
     ex.out = a.edges;
     const uint64_t ne = scu.execute(ex, mem);
     if (!ne) break; // every arc filtered: no distance can fall
@@ -203,7 +241,7 @@ std::vector<uint32_t> sssp_on_scu(HostModule& h, ScuModule& scu, const DeviceCsr
     rep.data = a.cost;
     rep.out = a.scost;
     scu.execute(rep, mem);
-    a.n = contract(h, scu, a, ne, launch);
+    a.n = contract(h, scu, a, ne, launch, r.group ? &grouping : nullptr);
     std::swap(a.in, a.out);
   }
   return h.download<uint32_t>(a.dist, g.n);

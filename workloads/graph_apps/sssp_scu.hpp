@@ -15,6 +15,12 @@
 //                      cost); prev > cost: lookup[u] = position (Fig. 5.9);
 //   GPU sssp_select:   keep[i] = (lookup[u] == i) (the lookup-table filter);
 //   SCU data compaction: the next node frontier.
+// scu-filter-group (Fig. 4.10, the thesis' enhanced SCU for SSSP): after
+// the filter op, a generate-group op over the same arcs writes a gather
+// list that puts arcs whose heads share a line of `dist` together; the
+// three expansions apply the filter vector and the list (notes P12), and
+// the next frontier's compaction is grouped the same way (a generate-group
+// op over the kept vertices first: "contract, near"; no far pile here).
 // iscu (scu.filter_unit = iru): the expansion is one SCU operation whose
 // best-cost filter runs in the IRU partitions (min_u32 on the cost, within
 // the operation); the SCU writes the survivors' heads and whole path costs
@@ -55,6 +61,7 @@ struct ScuSsspRun {
   uint32_t source = 0;
   bool filter = false;     // scu-filter: the best-cost filter on the expansion
   bool iscu = false;       // iscu: that filter in the IRU partitions, one op
+  bool group = false;      // scu-filter-group: grouping by the line of dist too
   uint32_t hash_sets = 0;  // its table's sets (0: vertices / ways)
   uint64_t max_rounds = 0; // the iteration cap
   uint64_t rounds = 0;     // out: rounds run
