@@ -19,6 +19,7 @@
 #include "models/iru/iru_layout.hpp"
 #include "models/iru/iru_spec.hpp"
 #include "tlmgpu/device_memory.hpp"
+#include "tlmgpu/interval_resource.hpp"
 #include "tlmgpu/sim/builder.hpp"
 #include "tlmgpu/sim/clock.hpp"
 #include "tlmgpu/sim/context.hpp"
@@ -160,6 +161,10 @@ private:
   std::deque<GpuPayload*> local_q_, pass_q_;
   uint64_t local_elems_ = 0, pass_elems_ = 0;
   Cycle link_free_ = 0;
+  // lt: the outgoing link's busy time, booked by arrival time (the calls of
+  // one configuration come in call order, not time order), so packets queue
+  // for the link as at's do instead of passing it in parallel.
+  IntervalResource link_lt_;
   bool pump_scheduled_ = false;
   // requests
   struct Waiting {

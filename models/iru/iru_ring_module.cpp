@@ -74,13 +74,16 @@ void IruModule::flush_posts() {
     ++ring_packets_;
     ring_hops_ += header_of(t->data()).count;
     const Cycle at = t->initiator_state<Cycle>();
-    sc_time d = ctx_.timed() ? clk_.until(at) : SC_ZERO_TIME;
+    sc_time d = ctx_.timed()
+                    ? clk_.until(link_lt_.acquire(at, link_cycles(header_of(t->data()).count)))
+                    : SC_ZERO_TIME;
     ring_out.b_transport(*t, d);
     t->release();
   }
 }
 
-// lt, functional: the packet travels on within the call.
+// lt, functional: the packet travels on within the call (lt: after its
+// turn on this partition's outgoing link, link_lt_).
 void IruModule::ring_b_transport(Payload& t, sc_time& d) {
   const Header h = header_of(t.get_data_ptr());
   const Cycle at = ctx_.timed() ? clk_.at_or_after(sc_time_stamp() + d) + spec_.ring_hop_cycles +
@@ -89,7 +92,8 @@ void IruModule::ring_b_transport(Payload& t, sc_time& d) {
   if (h.dest != index_) {
     ++ring_forwarded_;
     ring_hops_ += h.count;
-    sc_time on = ctx_.timed() ? clk_.until(at) : SC_ZERO_TIME;
+    sc_time on =
+        ctx_.timed() ? clk_.until(link_lt_.acquire(at, link_cycles(h.count))) : SC_ZERO_TIME;
     ring_out.b_transport(t, on);
     return;
   }
