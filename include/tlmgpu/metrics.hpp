@@ -18,6 +18,13 @@ namespace tlmgpu {
 nlohmann::json compute_metrics(const nlohmann::json& gpu, double cycles, const PlatformSpec& p,
                                double seconds);
 
+// The run's device-busy core cycles, the `cycles` of its metrics: its
+// kernels' plus the operations of the units the host programs between
+// them (the SCU's, which run serially with the kernels, in the SCU's clock
+// converted to the core's), so a run that moves work from kernels to such
+// a unit is timed as a whole. Equals kernel_cycles where no unit is placed.
+double run_cycles(const nlohmann::json& gpu, const PlatformSpec& p);
+
 // The run's area metrics (area_*: the die, the units placed, their share).
 void add_area_metrics(nlohmann::json& m, const nlohmann::json& gpu, const PlatformSpec& p);
 

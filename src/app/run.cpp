@@ -107,7 +107,7 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
     ctx.stats.dump(plain, StatView::Total, false);
     const nlohmann::json& g = plain.value("gpu", nlohmann::json::object());
     stats["metrics"] =
-        compute_metrics(g, g.value("kernel_cycles", 0.0), o.platform, sc_time_stamp().to_seconds());
+        compute_metrics(g, run_cycles(g, o.platform), o.platform, sc_time_stamp().to_seconds());
     add_area_metrics(stats["metrics"], g, o.platform);
   }
   // One section per kernel (epoch view), spliced in kernel by kernel.

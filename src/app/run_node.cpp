@@ -136,7 +136,7 @@ int run_node(const RunOptions& o, std::ostream& out) {
                     {"check", error.empty() ? "passed" : "failed"},
                     {"output_hash", hash_hex(ctxs[i]->outputs.value())},
                     {"kernels", ctxs[i]->kernels.to_json()},
-                    {"metrics", compute_metrics(g, g.value("kernel_cycles", 0.0), node.gpus[i],
+                    {"metrics", compute_metrics(g, run_cycles(g, node.gpus[i]), node.gpus[i],
                                                 sc_time_stamp().to_seconds())}});
     add_area_metrics(devs.back()["metrics"], g, node.gpus[i]);
     summary << name << " (" << node.gpus[i].name << ", " << names[i] << "):\n" << s.str();

@@ -73,6 +73,11 @@ std::pair<double, double> lab_access_energy(const PlatformSpec& p) {
   return {e.l1_read * scale, e.l1_write * scale};
 }
 
+double run_cycles(const json& g, const PlatformSpec& p) {
+  const double kernels = g.value("kernel_cycles", 0.0), scu = sum_over(g, "scu", "cycles");
+  return scu ? kernels + scu * p.sm.clock_mhz / p.scu.clock_mhz : kernels;
+}
+
 json compute_metrics(const json& g, double cycles, const PlatformSpec& p, double seconds) {
   const EnergySpec& e = p.energy;
   json m;

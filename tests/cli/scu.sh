@@ -76,6 +76,20 @@ for p in gtx980-scu tx1-scu; do
   check "$p: bfs-frontier scu passes (at; exit $rc)" "$([[ $rc -eq 0 ]]; echo $?)"
 done
 
+# A run's metrics.cycles (what a sweep compares) counts the SCU's
+# operations as well as the kernels: here the whole simulated time.
+"$T" run -p "$EX/gtx980-scu.json" -w bfs-frontier --arg version=scu --arg "input=$D/as20graph.txt" \
+  --timing lt --quiet --out "$TMP/c" >/dev/null 2>&1
+python3 - "$TMP/c/stats.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+g = s["total"]["gpu"]
+k, u, m = g["kernel_cycles"]["value"], g["scu"]["cycles"]["value"], s["metrics"]["cycles"]
+print("kernels", k, "scu", u, "metrics.cycles", m, "simulated", s["simulated"]["cycles"])
+sys.exit(0 if u > 0 and m == k + u and abs(m - s["simulated"]["cycles"]) <= 2 else 1)
+PY
+check "metrics.cycles = kernel cycles + SCU cycles (the run's time)" $?
+
 expect_error "no SCU on the platform" 2 "version: scu needs a platform with an SCU" -- \
   run -p tiny -w bfs-frontier --arg version=scu --arg "input=$D/karate.mtx" --out "$TMP/e"
 expect_error "unknown version" 2 "version" "'cpu'" "scu-filter" -- \
