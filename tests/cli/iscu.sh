@@ -4,7 +4,8 @@
 # matches the CPU reference in every timing mode on tiny-iscu and
 # gtx980-iscu; the IRU did the filtering (elements merged in its hash, none
 # through the in-memory table, the SCU's data never fetched back); and the
-# versions and platforms that do not fit are one clear error each.
+# versions and platforms that do not fit are one clear error each; with
+# contract=iru (BFS, PageRank) the contraction runs on the IRU as well.
 #
 # usage: bash tests/cli/iscu.sh <path-to-tlmgpu> <source-dir>
 set -u
@@ -24,6 +25,23 @@ done
 run_passes "gtx980-iscu: bfs-frontier iscu passes (at)" \
   -p "$EX/gtx980-iscu.json" -w bfs-frontier --arg version=iscu --arg "input=$D/as20graph.txt" \
   --timing at
+# contract=iru (the thesis' ISCU, notes 4.4): the contraction's elements
+# come from load_iru too; BFS writes each keep flag at the element's
+# original position, PageRank's pairs are grouped by the line of next.
+for mode in functional lt at; do
+  for w in bfs-frontier pagerank; do
+    for g in karate.mtx as20graph.txt; do
+      run_passes "$w iscu contract=iru $g $mode matches the CPU reference" \
+        -p "$EX/tiny-iscu.json" -w $w --arg version=iscu --arg contract=iru \
+        --arg "input=$D/$g" --timing $mode
+    done
+  done
+done
+"$T" run -p "$EX/gtx980-iscu.json" -w bfs-frontier --arg version=iscu --arg contract=iru \
+  --arg "input=$D/as20graph.txt" --timing lt --out "$TMP/ci" >"$TMP/ci.log" 2>&1
+check "gtx980-iscu: bfs-frontier iscu contract=iru passes (lt)" $?
+grep -q "version iscu (6 contractions on the IRU)" "$TMP/ci.log"
+check "contract=iru: the summary counts the contractions on the IRU" $?
 # The plain SCU version still runs on the ISCU platform (no filter involved).
 run_passes "tiny-iscu: bfs-frontier scu passes (lt)" \
   -p "$EX/tiny-iscu.json" -w bfs-frontier --arg version=scu --arg "input=$D/karate.mtx" --timing lt
@@ -81,6 +99,12 @@ expect_error "iscu with the IRU disabled" 2 "version: iscu needs" -- \
   --arg "input=$D/karate.mtx" --out "$TMP/e"
 expect_error "unknown filter unit" 2 "scu.filter_unit" -- \
   run -p "$EX/tiny-iscu.json" -w bfs-frontier --arg version=iscu --set scu.filter_unit=memory \
+  --arg "input=$D/karate.mtx" --out "$TMP/e"
+expect_error "contract=iru without the ISCU" 2 "workload argument contract" "version=iscu" -- \
+  run -p "$EX/tiny-iscu.json" -w bfs-frontier --arg version=scu --arg contract=iru \
+  --arg "input=$D/karate.mtx" --out "$TMP/e"
+expect_error "an unknown contract" 2 "workload argument contract" "'gpu'" -- \
+  run -p "$EX/tiny-iscu.json" -w pagerank --arg version=iscu --arg contract=gpu \
   --arg "input=$D/karate.mtx" --out "$TMP/e"
 expect_error "zero IRU requests" 2 "scu.iru_requests" -- \
   run -p "$EX/tiny-iscu.json" -w bfs-frontier --arg version=iscu --set scu.iru_requests=0 \

@@ -110,6 +110,19 @@ WarpTask prepare(Warp& w, Level a) {
   co_await w.store<uint32_t>(address_of<uint32_t>(a.degree, i), degree, m);
 }
 
+// iscu with contract=iru: the same claim on an element from load_iru, its
+// flag at the element's original position (the IRU reorders, and merges
+// nothing here: every position gets its flag).
+WarpTask contract_iru(Warp& w, Level a) {
+  ContractElement e;
+  co_await take_element(w, a.src, e, kIruIndex | kIruPosition);
+  if (e.active.empty()) co_return;
+  const Lanes<uint32_t> old = co_await claim(w, a, e.edge, e.active);
+  const Lanes<uint32_t> won =
+      select(old == Lanes<uint32_t>(kInf), Lanes<uint32_t>(1u), Lanes<uint32_t>(0u));
+  co_await w.store<uint32_t>(address_of<uint32_t>(a.keep, e.pos), won, e.active);
+}
+
 // scu, step 3: lane i claims edge-frontier element i; keep[i] = it won.
 WarpTask contract(Warp& w, Level a) {
   const Mask m = first_threads(w, a.n);
@@ -130,12 +143,13 @@ public:
     filter_ = version_ == "scu-filter" || version_ == "iscu";
     scu_ = version_ == "scu" || filter_;
     hash_sets_ = uint32_t(a.u64("hash_sets", 0, 1u << 26));
+    contract_iru_ = iscu_contract_on_iru(a, version_);
   }
 
   // Before the simulation starts: version=scu needs an SCU on the platform.
   void elaborate(SimContext& ctx, GpuModule& gpu) override {
     check_scu_version(ctx, version_, true);
-    iru_.elaborate(ctx, version_, block_);
+    iru_.elaborate(ctx, version_, block_, contract_iru_);
     GraphApp::elaborate(ctx, gpu);
   }
 
@@ -185,7 +199,7 @@ protected:
         break;
       }
       if (scu)
-        a.n = level_scu(h, *scu, a, edge_frontier);
+        a.n = level_scu(ctx, h, *scu, a, edge_frontier);
       else if (version_ == "gpu-merrill")
         a.n = level_merrill(ctx, h, a);
       else if (a.edges)
@@ -255,7 +269,7 @@ private:
     h.synchronize();
     return h.download<uint32_t>(a.count, 1)[0];
   }
-  uint32_t level_scu(HostModule& h, ScuModule& scu, Level a, Addr edge_frontier) {
+  uint32_t level_scu(SimContext& ctx, HostModule& h, ScuModule& scu, Level a, Addr edge_frontier) {
     launch_threads(h, "bfs_prepare", a.n, [a](Warp& w) { return prepare(w, a); });
     h.synchronize();
     ScuCommand ex;
@@ -281,8 +295,16 @@ private:
     Level c = a;
     c.in = edge_frontier;
     c.n = uint32_t(ne);
-    launch_threads(h, "bfs_contract", c.n, [c](Warp& w) { return contract(w, c); });
-    h.synchronize();
+    if (contract_iru_) {
+      // Reorder only (no merge): every position must get its keep flag.
+      c.src = iru_.arm(ctx, h, {a.depth, 4, edge_frontier, 0, ne, IruMerge::None, {}, {}});
+      launch_threads(h, "bfs_contract", c.n, [c](Warp& w) { return contract_iru(w, c); });
+      h.synchronize();
+      iru_.finish(ctx);
+    } else {
+      launch_threads(h, "bfs_contract", c.n, [c](Warp& w) { return contract(w, c); });
+      h.synchronize();
+    }
     ScuCommand dc;
     dc.op = ScuOp::Data;
     dc.n = ne;
@@ -295,7 +317,7 @@ private:
 
   uint32_t source_ = 0, hash_sets_ = 0;
   std::string version_;
-  bool filter_ = false, scu_ = false;
+  bool filter_ = false, scu_ = false, contract_iru_ = false;
   bool first_expansion_ = true; // the next SCU expansion starts the traversal
   IruContractions iru_;
   ScuHash hash_;
@@ -316,7 +338,8 @@ WorkloadEntry bfs_frontier_workload() {
       graph_args(
           {source_arg(),
            {"version", "gpu", "gpu | scu | scu-filter | iscu | edge-frontier | iru | gpu-merrill"},
-           {"hash_sets", "0", "scu-filter: sets of the 16-way filter table (0 = vertices / 16)"}})};
+           {"hash_sets", "0", "scu-filter: sets of the 16-way filter table (0 = vertices / 16)"},
+           contract_arg()})};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<BfsFrontier>(a); }};
 }
 

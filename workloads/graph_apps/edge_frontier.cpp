@@ -96,8 +96,26 @@ std::string edge_frontier_version(const WorkloadArgs& a, const std::vector<std::
                     "edge-frontier or iru");
 }
 
-void IruContractions::elaborate(SimContext& ctx, const std::string& version, uint32_t block) {
-  wanted_ = version == "iru";
+bool iscu_contract_on_iru(const WorkloadArgs& a, const std::string& version) {
+  const std::string c = a.str("contract");
+  if (c != "frontier" && c != "iru")
+    throw ConfigError("workload argument contract: '" + c + "' is not frontier or iru");
+  if (c == "iru" && version != "iscu")
+    throw ConfigError("workload argument contract: iru is the ISCU's contraction on the IRU "
+                      "(version=iscu), not version=" +
+                      version);
+  return c == "iru";
+}
+
+WorkloadArg contract_arg() {
+  return {"contract", "frontier",
+          "iscu: where the contraction takes its elements: frontier (the SCU's output arrays) "
+          "| iru (load_iru, as the thesis' ISCU, notes 4.4)"};
+}
+
+void IruContractions::elaborate(SimContext& ctx, const std::string& version, uint32_t block,
+                                bool also) {
+  wanted_ = version == "iru" || also;
   if (!wanted_) return;
   if (!IruControl::of(ctx))
     throw ConfigError("workload argument version: iru needs a platform with an IRU (blocks of "

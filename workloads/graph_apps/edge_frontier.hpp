@@ -69,13 +69,22 @@ WarpTask expand_arcs(Warp& w, const DeviceCsr& g, const Lanes<uint32_t>& v, Mask
 std::string edge_frontier_version(const WorkloadArgs& a,
                                   const std::vector<std::string>& others = {});
 
+// The `contract` argument of the ISCU versions: true for "iru" (the
+// contraction's elements from load_iru too, the thesis' ISCU: notes §4.4),
+// false for "frontier" (the SCU's output arrays, the default). "iru" with a
+// version other than iscu is a ConfigError naming the argument.
+bool iscu_contract_on_iru(const WorkloadArgs& a, const std::string& version);
+// Its WorkloadInfo argument.
+WorkloadArg contract_arg();
+
 // The host's side of the IRU versions: arms the IRU before each
 // contraction and checks after it that the IRU delivered every element.
 class IruContractions {
 public:
-  // version=iru needs an IRU placed on the platform and, for load_iru, whole
-  // 32-lane warps: ConfigError (exit 2) before the simulation starts.
-  void elaborate(SimContext& ctx, const std::string& version, uint32_t block);
+  // version=iru (or `also`: the ISCU's contraction on the IRU) needs an IRU
+  // placed on the platform and, for load_iru, whole 32-lane warps:
+  // ConfigError (exit 2) before the simulation starts.
+  void elaborate(SimContext& ctx, const std::string& version, uint32_t block, bool also = false);
   bool wanted() const { return wanted_; }
   // configure_iru for one contraction over `c.n` elements; the source for
   // take_element (reading the frontier arrays when the IRU is off or

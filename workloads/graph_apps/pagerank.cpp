@@ -143,6 +143,7 @@ public:
     rounds_ = a.u64("iterations", 1, 1u << 20);
     version_ = edge_frontier_version(a, {"scu", "scu-group", "iscu", "gpu-merrill"});
     group_sets_ = uint32_t(a.u64("group_sets", 0, 1u << 26));
+    contract_iru_ = iscu_contract_on_iru(a, version_);
     // The default cap of the convergence kernels (vertices + 1) means
     // nothing for a fixed round count and was below it on graphs of fewer
     // than 9 vertices; an explicit cap below the rounds asked for is a
@@ -159,7 +160,7 @@ public:
                         " needs a platform with an SCU (a block of type scu, e.g. "
                         "examples/scu/gtx980-scu.json)");
     if (version_ == "iscu") check_scu_version(ctx, version_, true);
-    iru_.elaborate(ctx, version_, block_);
+    iru_.elaborate(ctx, version_, block_, contract_iru_);
     GraphApp::elaborate(ctx, gpu);
   }
 
@@ -311,8 +312,11 @@ private:
       scu.execute(rep, mem);
     }
     a.src = {scu_.edges, a.weights, uint32_t(ne), {}};
+    if (contract_iru_) // load_iru groups the (head, sum) pairs by the line of next
+      a.src = iru_.arm(ctx, h, {a.next, 4, scu_.edges, a.weights, ne, IruMerge::AddF32, {}, {}});
     launch_threads(h, "pr_contract", ne, [a](Warp& w) { return pr_contract(w, a); });
     h.synchronize();
+    if (contract_iru_) iru_.finish(ctx);
   }
 
   // The thesis' GPU baseline: all vertices are the frontier of a
@@ -353,6 +357,7 @@ private:
     ScuHash hash;
   } scu_;
   uint32_t group_sets_ = 0;
+  bool contract_iru_ = false;
   uint64_t rounds_ = 10;
   std::string version_;
   IruContractions iru_;
@@ -378,7 +383,8 @@ WorkloadEntry pagerank_workload() {
                                  "contraction)"},
                                 {"group_sets", "0",
                                  "scu-group: sets of the grouping table (0 = lines of the "
-                                 "rank array / ways)"}})};
+                                 "rank array / ways)"},
+                                contract_arg()})};
   return {info, [](const WorkloadArgs& a) { return std::make_unique<PageRank>(a); }};
 }
 
