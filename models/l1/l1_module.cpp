@@ -155,7 +155,9 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
       ready = lt_fetch(line, s.fetch_sectors, a.src_sm, ready) + write;
       continue; // served again: the fill is in the array now
     }
-    if (s.kind == Step::Kind::Own) ready = lt_hlrc_own(t, ready);
+    if (s.kind == Step::Kind::Own) ready = lt_hlrc_own(t, start, ready);
+    if (s.kind == Step::Kind::Done && hlrc_ && a.is_rmw() && ctx_.mode == TimingMode::LT)
+      lt_hlrc_local(line, start);
     if (s.kind == Step::Kind::Remote) {
       ++forwarded_;
       ready = lt_remote(a, line, ready, [&](Cycle& at) {
