@@ -128,8 +128,9 @@ void HlrcChannel::release(tlm::tlm_generic_payload& p, HlrcMessage& m) {
   TLMGPU_CHECK(m.data.has_value());
   m.slice = ctx_.address_map.slice_of(m.line);
   const Clock& x = xbar_.clock();
-  const HlrcTraffic cls = m.why == HlrcRelease::Eviction ? HlrcTraffic::EvictionRelease
-                                                         : HlrcTraffic::KernelEndWriteback;
+  const HlrcTraffic cls = m.why == HlrcRelease::Eviction   ? HlrcTraffic::EvictionRelease
+                          : m.why == HlrcRelease::Handover ? HlrcTraffic::RecallWriteback
+                                                           : HlrcTraffic::KernelEndWriteback;
   const Cycle arrive = xbar_.hlrc_packet(cls, m.sm, m.slice, dirty_sector_bytes(*m.data),
                                          ctx_.timed() ? x.at_or_after(sm_clk_.cycles(m.sent)) : 0);
   const sc_time t = ctx_.timed() ? x.cycles(arrive) : SC_ZERO_TIME;

@@ -21,7 +21,11 @@ namespace tlmgpu {
 // Why an owner gives a line up (selects the traffic class).
 enum class HlrcRelease : uint8_t {
   Eviction, // capacity: an owned line was the victim of a fill or grant
-  Flush     // kernel end or a device/system-scope fence
+  Flush,    // kernel end or a device/system-scope fence
+  // LT: the grant of a contended line has served l1.mshr_max_merge requests
+  // before its arrival; the line goes back to its home, where AT's deferred
+  // recall would take it (l1_hlrc_module.cpp, lt_hlrc_budget)
+  Handover
 };
 
 // What an owner's L1 does with a recall.

@@ -48,6 +48,9 @@ struct L1Module::Hlrc {
             g.counter("hlrc_eviction_releases", "lines", "owned lines given up for capacity")),
         flush_releases(g.counter("hlrc_flush_releases", "lines",
                                  "owned lines given up at kernel end or a fence")),
+        handover_releases(g.counter("hlrc_handover_releases", "lines",
+                                    "LT: contended owned lines given up after their grant "
+                                    "served l1.mshr_max_merge requests (AT: a deferred recall)")),
         late_atomics(g.counter("hlrc_late_atomics", "requests",
                                "LT: atomics this L1 performed while it still owned the line in "
                                "time, after its recall in call order (applied at the new owner)")) {
@@ -70,7 +73,7 @@ struct L1Module::Hlrc {
   };
   std::unordered_map<Addr, Episode> held, lost;
   Counter &ownership_requests, &recalls_received, &revoked_grants, &eviction_releases,
-      &flush_releases, &late_atomics;
+      &flush_releases, &handover_releases, &late_atomics;
 };
 
 void L1Module::hlrc_init() {
@@ -131,6 +134,22 @@ void L1Module::lt_hlrc_local(Addr line, Cycle at) {
   if (h == hlrc_->held.end()) return;
   if (at < h->second.granted) ++h->second.merged; // an MSHR waiter in AT
   if (h->second.contended) WaitTally::add(1);
+}
+
+// LT: a request to a contended owned line before its grant arrived, when the
+// grant already serves l1.mshr_max_merge requests. AT stalls it until the
+// grant arrives, and by then another SM's recall is waiting (the line is
+// contended), so the line goes after the merged requests and this one asks
+// again. Here the line goes back to its home at the grant's arrival and the
+// request asks for it anew.
+void L1Module::lt_hlrc_budget(Addr line, Cycle at) {
+  auto h = hlrc_->held.find(line);
+  if (h == hlrc_->held.end() || !h->second.contended || at >= h->second.granted ||
+      h->second.merged < spec_.mshr_max_merge)
+    return;
+  const Cycle granted = h->second.granted;
+  if (std::optional<Writeback> wb = core_.give_up(line))
+    hlrc_release(*wb, granted, HlrcRelease::Handover);
 }
 
 // LT / functional: the ownership request is a nested b_transport; the grant
@@ -263,7 +282,9 @@ Cycle L1Module::hlrc_release(const Writeback& wb, Cycle at, HlrcRelease why) {
   // Given up, not recalled: ours in time until now only (no late atomics).
   hlrc_->held.erase(wb.line);
   if (why == HlrcRelease::Flush) hlrc_->lost.clear();
-  ++(why == HlrcRelease::Eviction ? hlrc_->eviction_releases : hlrc_->flush_releases);
+  ++(why == HlrcRelease::Eviction   ? hlrc_->eviction_releases
+     : why == HlrcRelease::Handover ? hlrc_->handover_releases
+                                    : hlrc_->flush_releases);
   HlrcEnvelope e;
   e.msg.kind = HlrcMessage::Kind::Release;
   e.msg.line = wb.line;

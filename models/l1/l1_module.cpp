@@ -129,6 +129,7 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
     ready = timed ? clk_.at_or_after(base + d) : ready;
   };
   bool sent = false; // a write-through store already sent with its fetch
+  if (hlrc_ && a.is_rmw() && ctx_.mode == TimingMode::LT) lt_hlrc_budget(line, start);
   for (bool replay = false;; replay = true) {
     Step s = serve(t, replay, ready);
     ready = std::max(ready, s.not_before);
