@@ -40,6 +40,12 @@ void HlrcChannel::bind_home(uint32_t slice, tlm::tlm_target_socket<>& in,
 
 void HlrcChannel::from_home(int, tlm::tlm_generic_payload& p, sc_time&) {
   HlrcMessage& m = hlrc_message(p);
+  if (m.kind == HlrcMessage::Kind::Apply) { // untimed: no packet, see the message
+    TLMGPU_CHECK(m.sm < owner_port_.size() && owner_port_[m.sm] >= 0);
+    sc_time none = SC_ZERO_TIME;
+    to_owners[owner_port_[m.sm]]->b_transport(p, none);
+    return;
+  }
   TLMGPU_CHECK(m.kind == HlrcMessage::Kind::Recall);
   recall(p, m);
 }
@@ -50,7 +56,10 @@ void HlrcChannel::from_owner(int, tlm::tlm_generic_payload& p, sc_time&) {
     answer(p, m);
   else if (m.kind == HlrcMessage::Kind::Release)
     release(p, m);
-  else
+  else if (m.kind == HlrcMessage::Kind::Apply) { // untimed: no packet, see the message
+    m.slice = ctx_.address_map.slice_of(m.line);
+    deliver_home(p, m);
+  } else
     TLMGPU_CHECK(false && "an owner sends answers and releases only");
 }
 
@@ -81,6 +90,9 @@ void HlrcChannel::recall(tlm::tlm_generic_payload& p, HlrcMessage& m) {
   const Cycle at_owner =
       xbar_.hlrc_packet(HlrcTraffic::Recall, m.sm, m.slice, 0,
                         ctx_.timed() ? x.at_or_after(l2_clk_.cycles(m.sent)) : 0);
+  // The owner notes when the recall reached it: its own atomics before then
+  // were still its own in time (LT, "Apply").
+  m.arrive = ctx_.timed() ? sm_clk_.at_or_after(x.cycles(at_owner)) : 0;
   sc_time none = SC_ZERO_TIME;
   to_owners[owner_port_[m.sm]]->b_transport(p, none);
   if (m.answer == HlrcAnswer::Deferred) {
@@ -116,8 +128,9 @@ void HlrcChannel::release(tlm::tlm_generic_payload& p, HlrcMessage& m) {
   TLMGPU_CHECK(m.data.has_value());
   m.slice = ctx_.address_map.slice_of(m.line);
   const Clock& x = xbar_.clock();
-  const HlrcTraffic cls = m.why == HlrcRelease::Eviction ? HlrcTraffic::EvictionRelease
-                                                         : HlrcTraffic::KernelEndWriteback;
+  const HlrcTraffic cls = m.why == HlrcRelease::Eviction   ? HlrcTraffic::EvictionRelease
+                          : m.why == HlrcRelease::Handover ? HlrcTraffic::RecallWriteback
+                                                           : HlrcTraffic::KernelEndWriteback;
   const Cycle arrive = xbar_.hlrc_packet(cls, m.sm, m.slice, dirty_sector_bytes(*m.data),
                                          ctx_.timed() ? x.at_or_after(sm_clk_.cycles(m.sent)) : 0);
   const sc_time t = ctx_.timed() ? x.cycles(arrive) : SC_ZERO_TIME;

@@ -9,6 +9,7 @@
 
 #include "tlmgpu/cache_array.hpp"
 #include "tlmgpu/sim/clock.hpp"
+#include "tlmgpu/types.hpp"
 
 #include <tlm>
 
@@ -20,7 +21,11 @@ namespace tlmgpu {
 // Why an owner gives a line up (selects the traffic class).
 enum class HlrcRelease : uint8_t {
   Eviction, // capacity: an owned line was the victim of a fill or grant
-  Flush     // kernel end or a device/system-scope fence
+  Flush,    // kernel end or a device/system-scope fence
+  // LT: the grant of a contended line has served l1.mshr_max_merge requests
+  // before its arrival; the line goes back to its home, where AT's deferred
+  // recall would take it (l1_hlrc_module.cpp, lt_hlrc_budget)
+  Handover
 };
 
 // What an owner's L1 does with a recall.
@@ -37,14 +42,22 @@ struct HlrcMessage : tlm::tlm_extension<HlrcMessage> {
     Recall,  // home -> owner: give `line` back (answered in place, or Deferred)
     Answer,  // owner -> home: the deferred recall's bytes, once the grant arrived
     Release, // owner -> home: the owner gives `line` up (eviction, kernel end, fence)
+    // LT: an L1 whose line was recalled at a time later than its atomic's
+    // (the recall reached it later in simulated time, earlier in call order)
+    // performs the atomic where the line is now: L1 -> home -> owner, no
+    // time and no traffic (models/hlrc/README.md, "LT: ownership in time").
+    Apply,
   };
   Kind kind = Kind::Recall;
   Addr line = 0;
-  uint16_t sm = 0;    // the owner
-  uint32_t slice = 0; // the home
+  uint16_t sm = 0;             // the owner
+  uint32_t slice = 0;          // the home
+  GpuAccess* access = nullptr; // Apply: the atomic (lanes' old values written back)
+  bool applied = false;        // Apply: set if the line's owner performed it
   // Recall: L2 cycle the home sends it. Answer, Release: SM cycle sent.
   Cycle sent = 0;
-  // Set by the channel on delivery to a home: the L2 cycle the bytes arrive.
+  // Set by the channel on delivery to a home: the L2 cycle the bytes arrive;
+  // on delivery of a Recall to its owner: the SM cycle the recall reaches it.
   Cycle arrive = 0;
   // Set by the channel on return: Recall answered in place: the L2 cycle the
   // write-back (or clean ack) reaches the home; Release: the SM cycle the

@@ -18,6 +18,7 @@
 //                         (done at L2) and installs nothing
 #include "models/l1/l1_module.hpp"
 #include "tlmgpu/invariant.hpp"
+#include "tlmgpu/timing.hpp"
 
 #include "models/hlrc/hlrc_fabric_module.hpp"
 
@@ -27,6 +28,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_map>
 
 using namespace sc_core;
 
@@ -45,15 +47,33 @@ struct L1Module::Hlrc {
         eviction_releases(
             g.counter("hlrc_eviction_releases", "lines", "owned lines given up for capacity")),
         flush_releases(g.counter("hlrc_flush_releases", "lines",
-                                 "owned lines given up at kernel end or a fence")) {}
+                                 "owned lines given up at kernel end or a fence")),
+        handover_releases(g.counter("hlrc_handover_releases", "lines",
+                                    "LT: contended owned lines given up after their grant "
+                                    "served l1.mshr_max_merge requests (AT: a deferred recall)")),
+        late_atomics(g.counter("hlrc_late_atomics", "requests",
+                               "LT: atomics this L1 performed while it still owned the line in "
+                               "time, after its recall in call order (applied at the new owner)")) {
+  }
   // The recall channel (HlrcChannel): recalls in; answers and releases out.
   tlm_utils::simple_target_socket<L1Module> in;
   tlm_utils::simple_initiator_socket<L1Module> out;
   std::set<Addr> pending;  // AT: ownership requests whose grant is not back yet
   std::set<Addr> revoked;  // AT: of those, cancelled by the home meanwhile
   std::set<Addr> deferred; // AT: of those, recalled: give the line up on arrival
+  // LT: ownership in simulated time (SM cycles). An episode runs from the
+  // ownership request's arrival here over its grant's arrival to the
+  // recall's arrival. Recalled lines' episodes are kept until the kernel
+  // passes their end: an atomic of ours that AT would merge into the
+  // episode's MSHR entry (lt_hlrc_late) was served by its grant.
+  struct Episode {
+    Cycle asked = 0, granted = 0, recalled = ~Cycle{0};
+    bool contended = false; // the request waited, or the line was recalled from us before
+    uint32_t merged = 1;    // requests served by the grant (before its arrival), itself first
+  };
+  std::unordered_map<Addr, Episode> held, lost;
   Counter &ownership_requests, &recalls_received, &revoked_grants, &eviction_releases,
-      &flush_releases;
+      &flush_releases, &handover_releases, &late_atomics;
 };
 
 void L1Module::hlrc_init() {
@@ -66,28 +86,102 @@ void L1Module::hlrc_init() {
 // A Recall from the line's home, answered in the message.
 void L1Module::hlrc_message_in(tlm::tlm_generic_payload& p, sc_time&) {
   HlrcMessage& m = hlrc_message(p);
+  if (m.kind == HlrcMessage::Kind::Apply) { // LT: another SM's atomic, ours now
+    m.applied = core_.local_atomic(*m.access, m.line);
+    return;
+  }
   TLMGPU_CHECK(m.kind == HlrcMessage::Kind::Recall);
-  m.answer = hlrc_recall(m.line, m.may_defer, m.data);
+  m.answer = hlrc_recall(m.line, m.may_defer, m.arrive, m.data);
+}
+
+// LT: SMs run decoupled, so a recall can reach us in call order before
+// atomics of ours that are earlier in simulated time than its arrival. Those
+// were ours (the hardware performs them before the recall lands): they are
+// timed as local atomics (not before the grant of that episode arrived) and
+// performed where the line is now (an Apply to its current owner), so the
+// line is not handed back and forth in call order. Returns the cycle the
+// atomic may start, or nothing if it was not ours at `at` (or the line is
+// free now: then it asks for ownership as usual).
+std::optional<Cycle> L1Module::lt_hlrc_late(Payload& t, Cycle at) {
+  const Addr line = t.get_address();
+  auto it = hlrc_->lost.find(line);
+  // Only requests that AT merges into the ownership request's MSHR entry
+  // (before the grant arrives, up to l1.mshr_max_merge): a recall that came
+  // before the grant is answered right after them (a deferred recall).
+  if (it == hlrc_->lost.end() || at < it->second.asked || at >= it->second.granted ||
+      it->second.merged >= spec_.mshr_max_merge)
+    return {};
+  HlrcEnvelope e;
+  e.msg.kind = HlrcMessage::Kind::Apply;
+  e.msg.line = line;
+  e.msg.sm = sm_;
+  e.msg.access = &access_of(t);
+  e.send(hlrc_->out);
+  if (!e.msg.applied) return {};
+  access_of(t).serviced_by = GpuAccess::Level::L1;
+  ++hlrc_->late_atomics;
+  ++it->second.merged;
+  WaitTally::add(1); // a contended line (see lt_hlrc_local)
+  return std::max(at, it->second.granted);
+}
+
+// LT: an atomic performed on an owned line. If other SMs want the line, it
+// counts as contention (docs/timing.md, "Contention syncs"): the SM then
+// yields within sim.lt_busy_quantum, so their requests reach the home at
+// their times instead of after a whole quantum of our local atomics.
+void L1Module::lt_hlrc_local(Addr line, Cycle at) {
+  auto h = hlrc_->held.find(line);
+  if (h == hlrc_->held.end()) return;
+  if (at < h->second.granted) ++h->second.merged; // an MSHR waiter in AT
+  if (h->second.contended) WaitTally::add(1);
+}
+
+// LT: a request to a contended owned line before its grant arrived, when the
+// grant already serves l1.mshr_max_merge requests. AT stalls it until the
+// grant arrives, and by then another SM's recall is waiting (the line is
+// contended), so the line goes after the merged requests and this one asks
+// again. Here the line goes back to its home at the grant's arrival and the
+// request asks for it anew.
+void L1Module::lt_hlrc_budget(Addr line, Cycle at) {
+  auto h = hlrc_->held.find(line);
+  if (h == hlrc_->held.end() || !h->second.contended || at >= h->second.granted ||
+      h->second.merged < spec_.mshr_max_merge)
+    return;
+  const Cycle granted = h->second.granted;
+  if (std::optional<Writeback> wb = core_.give_up(line))
+    hlrc_release(*wb, granted, HlrcRelease::Handover);
 }
 
 // LT / functional: the ownership request is a nested b_transport; the grant
 // is installed on return (nothing else runs in between, so no revocation).
 // serve() found the line not owned here.
-Cycle L1Module::lt_hlrc_own(Payload& t, Cycle ready) {
+Cycle L1Module::lt_hlrc_own(Payload& t, Cycle start, Cycle ready) {
   const Addr line = t.get_address();
   // Our copy is dropped; its dirty bytes (write_back only) reach L2 first.
   if (auto wb = core_.atomic(line, core_.array().all_sectors())) lt_write_back(*wb, ready);
+  const bool lt = ctx_.mode == TimingMode::LT;
+  if (lt)
+    if (std::optional<Cycle> late = lt_hlrc_late(t, start)) return std::max(ready, *late);
   ++forwarded_;
   ++hlrc_->ownership_requests;
   const bool timed = ctx_.timed();
   sc_time d = timed ? clk_.until(ready) : SC_ZERO_TIME;
   const sc_time base = sc_time_stamp();
+  const uint64_t waits = lt ? WaitTally::take() : 0; // ours before, kept
   down.b_transport(t, d);
   if (timed) ready = clk_.at_or_after(base + d);
+  if (lt) {
+    const uint64_t waited = WaitTally::take();
+    WaitTally::add(waits + waited);
+    // The episode's requests are those from this one's arrival on (in AT
+    // the later ones stall behind it and merge into its MSHR entry).
+    hlrc_->held[line] = {start, ready, ~Cycle{0}, waited > 0 || hlrc_->lost.erase(line) != 0};
+  }
   if (auto victim = core_.install_owned(line, t.get_data_ptr())) lt_write_back(*victim, ready);
   // Later requests to the line wait for the grant's arrival (as for a fill).
-  if (ctx_.mode == TimingMode::LT && mshr_.add(line, nullptr) == MshrOutcome::Allocated)
-    mshr_.set_ready(line, ready);
+  // An entry still there (an earlier grant's) now waits for this one too.
+  if (lt && mshr_.add(line, nullptr) != MshrOutcome::NoEntry)
+    mshr_.set_ready(line, std::max(ready, mshr_.ready_of(line).value_or(0)));
   return ready;
 }
 
@@ -146,10 +240,12 @@ void L1Module::hlrc_on_grant(Payload& t) {
   wake(); // the MSHR entry freed
 }
 
-HlrcAnswer L1Module::hlrc_recall(Addr line, bool may_defer, std::optional<Writeback>& out) {
+HlrcAnswer L1Module::hlrc_recall(Addr line, bool may_defer, Cycle at,
+                                 std::optional<Writeback>& out) {
   TLMGPU_CHECK(hlrc_);
   ++hlrc_->recalls_received;
   if ((out = core_.give_up(line))) {
+    lt_hlrc_recalled(line, at);
     wake(); // the array changed under a stalled head (a retry decides)
     return HlrcAnswer::Given;
   }
@@ -165,9 +261,30 @@ HlrcAnswer L1Module::hlrc_recall(Addr line, bool may_defer, std::optional<Writeb
   throw SimError(os.str());
 }
 
+// LT: a recalled line's episode ends when the recall reached us. Episodes
+// the kernel has passed are of no use any more (no request of ours comes
+// before the kernel's time).
+void L1Module::lt_hlrc_recalled(Addr line, Cycle at) {
+  auto h = hlrc_->held.find(line);
+  if (h == hlrc_->held.end()) return; // not LT
+  if (hlrc_->lost.size() >= 4096) {
+    const Cycle now = clk_.now();
+    for (auto it = hlrc_->lost.begin(); it != hlrc_->lost.end();)
+      it = it->second.recalled <= now ? hlrc_->lost.erase(it) : std::next(it);
+  }
+  h->second.recalled = at;
+  hlrc_->lost[line] = h->second;
+  hlrc_->held.erase(h);
+}
+
 Cycle L1Module::hlrc_release(const Writeback& wb, Cycle at, HlrcRelease why) {
   TLMGPU_CHECK(hlrc_);
-  ++(why == HlrcRelease::Eviction ? hlrc_->eviction_releases : hlrc_->flush_releases);
+  // Given up, not recalled: ours in time until now only (no late atomics).
+  hlrc_->held.erase(wb.line);
+  if (why == HlrcRelease::Flush) hlrc_->lost.clear();
+  ++(why == HlrcRelease::Eviction   ? hlrc_->eviction_releases
+     : why == HlrcRelease::Handover ? hlrc_->handover_releases
+                                    : hlrc_->flush_releases);
   HlrcEnvelope e;
   e.msg.kind = HlrcMessage::Kind::Release;
   e.msg.line = wb.line;

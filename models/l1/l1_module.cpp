@@ -129,6 +129,7 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
     ready = timed ? clk_.at_or_after(base + d) : ready;
   };
   bool sent = false; // a write-through store already sent with its fetch
+  if (hlrc_ && a.is_rmw() && ctx_.mode == TimingMode::LT) lt_hlrc_budget(line, start);
   for (bool replay = false;; replay = true) {
     Step s = serve(t, replay, ready);
     ready = std::max(ready, s.not_before);
@@ -155,7 +156,9 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
       ready = lt_fetch(line, s.fetch_sectors, a.src_sm, ready) + write;
       continue; // served again: the fill is in the array now
     }
-    if (s.kind == Step::Kind::Own) ready = lt_hlrc_own(t, ready);
+    if (s.kind == Step::Kind::Own) ready = lt_hlrc_own(t, start, ready);
+    if (s.kind == Step::Kind::Done && hlrc_ && a.is_rmw() && ctx_.mode == TimingMode::LT)
+      lt_hlrc_local(line, start);
     if (s.kind == Step::Kind::Remote) {
       ++forwarded_;
       ready = lt_remote(a, line, ready, [&](Cycle& at) {

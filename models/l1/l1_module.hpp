@@ -105,7 +105,7 @@ private:
   // hLRC (l1_hlrc_module.cpp): the ownership request of a Step::Own.
   struct Hlrc;
   void hlrc_init();
-  Cycle lt_hlrc_own(Payload& t, Cycle ready);
+  Cycle lt_hlrc_own(Payload& t, Cycle start, Cycle ready);
   bool hlrc_own(Payload& t);
   void hlrc_on_grant(Payload& t);
   Cycle hlrc_release(const Writeback& wb, Cycle at, HlrcRelease why);
@@ -113,7 +113,13 @@ private:
   // given up (bytes into `out`); a grant still on its way is deferred
   // (answered on arrival) if `may_defer`, else revoked.
   void hlrc_message_in(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
-  HlrcAnswer hlrc_recall(Addr line, bool may_defer, std::optional<Writeback>& out);
+  HlrcAnswer hlrc_recall(Addr line, bool may_defer, Cycle at, std::optional<Writeback>& out);
+  // LT: ownership in simulated time (atomics of ours before a recall
+  // reached us, performed after it in call order).
+  std::optional<Cycle> lt_hlrc_late(Payload& t, Cycle at);
+  void lt_hlrc_recalled(Addr line, Cycle at);
+  void lt_hlrc_local(Addr line, Cycle at);
+  void lt_hlrc_budget(Addr line, Cycle at);
   // Remote scope promotion (l1_rsp_module.cpp, l1.rsp = brsp | srsp | srsp_opt): the
   // requester side of a remote atomic around `perform` (which sends it to L2
   // and moves `ready` to its answer), and this L1's answer to another L1's

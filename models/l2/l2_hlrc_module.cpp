@@ -118,8 +118,21 @@ void L2Module::hlrc_message_in(tlm::tlm_generic_payload& p, sc_core::sc_time&) {
     hlrc_release(m.sm, *m.data, m.arrive);
   else if (m.kind == HlrcMessage::Kind::Answer)
     hlrc_recall_done(m.line, std::move(m.data), m.arrive);
+  else if (m.kind == HlrcMessage::Kind::Apply)
+    hlrc_apply(p, m);
   else
     TLMGPU_CHECK(false && "a home receives releases and answers only");
+}
+
+// LT: an atomic of an SM that owned the line at its time, whose recall came
+// earlier in call order: performed where the line is now, in its owner's L1.
+// Not applied if the line is free (the L1 asks for ownership then).
+void L2Module::hlrc_apply(tlm::tlm_generic_payload& p, HlrcMessage& m) {
+  const std::optional<uint16_t> owner = registry_.owner(m.line);
+  if (!owner || *owner == m.sm) return; // the requester cannot own it: it missed
+  m.sm = *owner;
+  sc_core::sc_time none = sc_core::SC_ZERO_TIME;
+  (*hlrc_out_)->b_transport(p, none);
 }
 
 void L2Module::hlrc_recall_done(Addr line, std::optional<Writeback> wb, Cycle back) {

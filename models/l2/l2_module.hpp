@@ -47,6 +47,7 @@ private:
   void hlrc_message_in(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
   void hlrc_release(uint16_t sm, const Writeback& wb, Cycle back);
   void hlrc_recall_done(Addr line, std::optional<Writeback> wb, Cycle back);
+  void hlrc_apply(tlm::tlm_generic_payload& p, HlrcMessage& m);
   TargetPort::Hooks target_hooks(); // only builds lambdas: safe during construction
   // LT / functional
   void b_transport(Payload& t, sc_core::sc_time& delay);

@@ -23,9 +23,6 @@ cycles() { # timing, extra arguments: the run's metrics.cycles
     { head -c 400 "$TMP/log"; echo 0; return; }
   python3 -c "import json; print(int(json.load(open('$TMP/o/stats.json'))['metrics']['cycles']))"
 }
-spread_pct() { # values...: (max - min) / min in %, rounded down
-  python3 -c "import sys; v=[int(x) for x in sys.argv[1:]]; print(int(100*(max(v)-min(v))/max(1,min(v))))" "$@"
-}
 
 at=$(cycles at)
 for busy in 50 0; do

@@ -106,3 +106,14 @@ EOF
 # st NAME: stat_sum of NAME in the stats of the last run into $TMP/o
 # (run_passes' output).
 st() { stat_sum "$TMP/o/stats.json" "$1"; }
+
+# spread_pct VALUES...: (max - min) / min in %, rounded down.
+spread_pct() {
+  python3 -c "import sys; v=[int(x) for x in sys.argv[1:]]; print(int(100*(max(v)-min(v))/max(1,min(v))))" "$@"
+}
+
+# make_tmp: a scratch directory in $TMP, removed when the script exits.
+make_tmp() {
+  TMP=$(mktemp -d)
+  trap 'rm -rf "$TMP"' EXIT
+}
