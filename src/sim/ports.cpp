@@ -29,8 +29,10 @@ Calendar::Calendar() {
 
 // The bucket of `when`, made (with its heap key) if that time has none yet.
 uint32_t Calendar::bucket_at(uint64_t when) {
+  if (when == last_when_ && last_bucket_ != kNoBucket) return last_bucket_;
   auto [it, made] = at_.try_emplace(when, 0);
-  if (!made) return it->second;
+  last_when_ = when;
+  if (!made) return last_bucket_ = it->second;
   if (free_.empty()) {
     it->second = uint32_t(buckets_.size());
     buckets_.emplace_back();
@@ -40,7 +42,7 @@ uint32_t Calendar::bucket_at(uint64_t when) {
   }
   heap_.push_back(Key{when, it->second});
   std::push_heap(heap_.begin(), heap_.end(), std::greater<Key>());
-  return it->second;
+  return last_bucket_ = it->second;
 }
 
 void Calendar::schedule(const sc_time& delay, InlineFn fn) {
@@ -79,6 +81,7 @@ void Calendar::run() {
     running_ = kNotRunning;
     buckets_[k.bucket].clear();
     at_.erase(k.when);
+    if (last_when_ == k.when) last_bucket_ = kNoBucket; // the bucket is free for another time
     free_.push_back(k.bucket);
   }
   if (!heap_.empty()) wake_.notify(sc_time::from_value(heap_.front().when - now));

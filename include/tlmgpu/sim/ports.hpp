@@ -87,6 +87,11 @@ private:
   std::unordered_map<uint64_t, uint32_t> at_;  // time -> its bucket
   std::vector<std::vector<InlineFn>> buckets_; // kept with their capacity for reuse
   std::vector<uint32_t> free_;
+  // The last time looked up and its bucket: most steps in a row go to the
+  // same time (a module's next cycle), and this skips their hash lookup.
+  static constexpr uint32_t kNoBucket = ~0u;
+  uint64_t last_when_ = 0;
+  uint32_t last_bucket_ = kNoBucket;
   size_t pending_ = 0;
   // While run() works through a bucket: which one, and the step running.
   static constexpr uint32_t kNotRunning = ~0u;
