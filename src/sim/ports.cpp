@@ -29,20 +29,20 @@ Calendar::Calendar() {
 
 // The bucket of `when`, made (with its heap key) if that time has none yet.
 uint32_t Calendar::bucket_at(uint64_t when) {
-  if (when == last_when_ && last_bucket_ != kNoBucket) return last_bucket_;
-  auto [it, made] = at_.try_emplace(when, 0);
-  last_when_ = when;
-  if (!made) return last_bucket_ = it->second;
+  size_t slot;
+  if (const uint32_t found = at_.find(when, slot); found != TimeIndex::kNone) return found;
+  uint32_t b;
   if (free_.empty()) {
-    it->second = uint32_t(buckets_.size());
+    b = uint32_t(buckets_.size());
     buckets_.emplace_back();
   } else {
-    it->second = free_.back();
+    b = free_.back();
     free_.pop_back();
   }
-  heap_.push_back(Key{when, it->second});
+  at_.insert(slot, when, b);
+  heap_.push_back(Key{when, b});
   std::push_heap(heap_.begin(), heap_.end(), std::greater<Key>());
-  return last_bucket_ = it->second;
+  return b;
 }
 
 void Calendar::schedule(const sc_time& delay, InlineFn fn) {
@@ -81,7 +81,6 @@ void Calendar::run() {
     running_ = kNotRunning;
     buckets_[k.bucket].clear();
     at_.erase(k.when);
-    if (last_when_ == k.when) last_bucket_ = kNoBucket; // the bucket is free for another time
     free_.push_back(k.bucket);
   }
   if (!heap_.empty()) wake_.notify(sc_time::from_value(heap_.front().when - now));

@@ -19,6 +19,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "tlmgpu/sim/port_probe.hpp"
+#include "tlmgpu/sim/time_index.hpp"
 #include "tlmgpu/stats.hpp"
 
 #include <deque>
@@ -84,14 +85,9 @@ private:
   void run();
   uint32_t bucket_at(uint64_t when);
   std::vector<Key> heap_;                      // min-heap by time
-  std::unordered_map<uint64_t, uint32_t> at_;  // time -> its bucket
+  TimeIndex at_;                               // time -> its bucket
   std::vector<std::vector<InlineFn>> buckets_; // kept with their capacity for reuse
   std::vector<uint32_t> free_;
-  // The last time looked up and its bucket: most steps in a row go to the
-  // same time (a module's next cycle), and this skips their hash lookup.
-  static constexpr uint32_t kNoBucket = ~0u;
-  uint64_t last_when_ = 0;
-  uint32_t last_bucket_ = kNoBucket;
   size_t pending_ = 0;
   // While run() works through a bucket: which one, and the step running.
   static constexpr uint32_t kNotRunning = ~0u;
