@@ -317,7 +317,8 @@ void SmModule::issue(uint32_t slot, Cycle now) {
 
 // One cycle of the schedulers. Returns whether anything issued.
 bool SmModule::issue_cycle(Cycle now) {
-  if (exited_waiting_ > 0) retire_exited(now);
+  // AT frees an exited warp's slot in writes_acked, so only lt scans here.
+  if (exited_waiting_ > 0 && !ctx_.at()) retire_exited(now);
   bool any = false;
   const uint32_t n = uint32_t(schedulers_.size());
   for (uint32_t s = 0; s < n; ++s) {

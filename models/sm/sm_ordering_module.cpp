@@ -130,7 +130,7 @@ bool SmModule::wait_for_writes(uint32_t slot, WarpSlot::AfterWrites then) {
 void SmModule::retire_exited(Cycle now) {
   for (uint32_t s = 0; s < warps_.size() && exited_waiting_ > 0; ++s) {
     WarpSlot& w = warps_[s];
-    if (!w.valid || !w.exited || w.writes_done > now || ctx_.at()) continue;
+    if (!w.valid || !w.exited || w.writes_done > now) continue;
     --exited_waiting_;
     free_warp(s);
   }

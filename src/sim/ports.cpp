@@ -29,18 +29,20 @@ Calendar::Calendar() {
 
 // The bucket of `when`, made (with its heap key) if that time has none yet.
 uint32_t Calendar::bucket_at(uint64_t when) {
-  auto [it, made] = at_.try_emplace(when, 0);
-  if (!made) return it->second;
+  size_t slot;
+  if (const uint32_t found = at_.find(when, slot); found != TimeIndex::kNone) return found;
+  uint32_t b;
   if (free_.empty()) {
-    it->second = uint32_t(buckets_.size());
+    b = uint32_t(buckets_.size());
     buckets_.emplace_back();
   } else {
-    it->second = free_.back();
+    b = free_.back();
     free_.pop_back();
   }
-  heap_.push_back(Key{when, it->second});
+  at_.insert(slot, when, b);
+  heap_.push_back(Key{when, b});
   std::push_heap(heap_.begin(), heap_.end(), std::greater<Key>());
-  return it->second;
+  return b;
 }
 
 void Calendar::schedule(const sc_time& delay, InlineFn fn) {

@@ -19,6 +19,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "tlmgpu/sim/port_probe.hpp"
+#include "tlmgpu/sim/time_index.hpp"
 #include "tlmgpu/stats.hpp"
 
 #include <deque>
@@ -84,7 +85,7 @@ private:
   void run();
   uint32_t bucket_at(uint64_t when);
   std::vector<Key> heap_;                      // min-heap by time
-  std::unordered_map<uint64_t, uint32_t> at_;  // time -> its bucket
+  TimeIndex at_;                               // time -> its bucket
   std::vector<std::vector<InlineFn>> buckets_; // kept with their capacity for reuse
   std::vector<uint32_t> free_;
   size_t pending_ = 0;
