@@ -71,6 +71,19 @@ NodeHostModule::NodeHostModule(sc_module_name n, rt::Runtime& rt, uvm::ManagedMe
     sc_spawn([this, w] { worker(w); }, ("worker_" + std::to_string(w)).c_str());
 }
 
+void NodeHostModule::attach_trace(TraceWriter& t, uint32_t pid) {
+  trace_ = &t;
+  pid_ = pid;
+  worker_tid_.clear();
+  for (uint32_t w = 0; w < spec_.workers; ++w)
+    worker_tid_.push_back(t.track(pid, "host worker " + std::to_string(w)));
+}
+
+void NodeHostModule::span(uint32_t w, const std::string& what, const sc_time& t0,
+                          const nlohmann::json& args) {
+  if (trace_) trace_->span(pid_, worker_tid_.at(w), what, t0, sc_time_stamp(), args);
+}
+
 void NodeHostModule::driver() {
   NodeDriver d(*this, rt_);
   if (program) program(d);
@@ -101,8 +114,10 @@ bool NodeHostModule::launch_gpu_task(uint32_t w) {
     return false;
   }
   const sc_time t0 = sc_time_stamp();
-  if (rt_.spec().gc == "pre_edt") collect(uint32_t(g));
+  if (rt_.spec().gc == "pre_edt") collect(w, uint32_t(g));
+  const sc_time launched = sc_time_stamp();
   std::vector<rt::StreamOp> ops = rt_.launch(*t, uint32_t(g), w);
+  const size_t op_count = ops.size();
   size_t misses = 0;
   for (const rt::StreamOp& op : ops)
     misses += op.cause == rt::Cause::Miss ? 1 : 0;
@@ -120,6 +135,8 @@ bool NodeHostModule::launch_gpu_task(uint32_t w) {
     issue_all(uint32_t(g), std::move(ops), setup_us + api_us);
   }
   busy_ps_ += ps_since(t0);
+  span(w, "launch " + rt_.task(*t).name, launched,
+       {{"task", *t}, {"gpu", g}, {"operations", op_count}, {"misses", misses}});
   return true;
 }
 
@@ -151,17 +168,19 @@ bool NodeHostModule::run_cpu_task(uint32_t w) {
   if (!t) return false;
   const sc_time t0 = sc_time_stamp();
   for (rt::Guid db : rt_.lc_syncs(*t))
-    lc_sync(db);
+    lc_sync(w, db);
+  const sc_time ran = sc_time_stamp();
   hold(spec_.edt_us + rt_.task(*t).cpu_us);
   rt_.run_cpu(*t, w);
   progress_.notify(SC_ZERO_TIME);
   busy_ps_ += ps_since(t0);
+  span(w, "cpu " + rt_.task(*t).name, ran, {{"task", *t}});
   return true;
 }
 
 // The collapse runs on the worker about to run the consuming CPU task and
 // blocks it (pitfall 17).
-void NodeHostModule::lc_sync(rt::Guid db) {
+void NodeHostModule::lc_sync(uint32_t w, rt::Guid db) {
   const sc_time t0 = sc_time_stamp();
   const rt::TreePlan plan = rt_.sync_begin(db);
   for (const auto& [root, other] : plan.steps) {
@@ -180,52 +199,60 @@ void NodeHostModule::lc_sync(rt::Guid db) {
     wait(sc_time(merge_s, SC_SEC)); // the host merge, serial on this worker
   }
   sync_ps_ += ps_since(t0);
+  span(w, "lc sync", t0, {{"db", db}, {"steps", plan.steps.size()}, {"roots", plan.roots.size()}});
 }
 
-bool NodeHostModule::collect(uint32_t gpu) {
+bool NodeHostModule::collect(uint32_t w, uint32_t gpu) {
   const sc_time t0 = sc_time_stamp();
   const uint64_t before = rt_.available(gpu);
   rt_.sweep(gpu);
-  const bool merged = write_back_evictions();
+  const bool merged = write_back_evictions(w);
   const bool freed = rt_.available(gpu) != before || merged;
   if (freed) {
     hold(spec_.free_us);
     progress_.notify(SC_ZERO_TIME);
   }
   gc_ps_ += ps_since(t0);
+  if (freed)
+    span(w, "gc gpu " + std::to_string(gpu), t0, {{"freed_bytes", rt_.available(gpu) - before}});
   return freed;
 }
 
 // An LC copy leaves a GPU only through the host: every freed one (a sweep,
 // a discard with the cache off, a writer elsewhere) is written back and
 // merged here, synchronously, before its memory returns (seed-004 §4.5).
-bool NodeHostModule::write_back_evictions() {
+bool NodeHostModule::write_back_evictions(uint32_t w) {
   std::vector<rt::StreamOp> evictions = rt_.take_evictions();
   if (evictions.empty()) return false;
+  const sc_time t0 = sc_time_stamp();
+  const size_t count = evictions.size();
+  uint64_t bytes = 0;
   std::vector<bool> used(streams_.size(), false);
   double merge_s = 0;
   for (rt::StreamOp& op : evictions) {
     used[op.gpu] = true;
     merge_s += double(op.bytes) / (spec_.merge_gbps * 1e9);
+    bytes += op.bytes;
     streams_[op.gpu]->push(std::move(op));
   }
   for (uint32_t g = 0; g < used.size(); ++g)
     if (used[g]) wait_stream(g);
   wait(sc_time(merge_s, SC_SEC));
+  span(w, "evictions", t0, {{"copies", count}, {"bytes", bytes}});
   return true;
 }
 
 void NodeHostModule::worker(uint32_t w) {
   while (rt_.impossible().empty()) {
-    bool worked = write_back_evictions();
+    bool worked = write_back_evictions(w);
     const bool launched = launch_gpu_task(w);
     if (!launched && buffer_) check_streams();
     worked = launched || worked;
     worked = run_cpu_task(w) || worked;
     if (worked || rt_.take_progress()) continue;
     const int g = rt_.take_gc_request();
-    if (g >= 0 && rt_.spec().gc == "on_demand" && collect(uint32_t(g))) continue;
-    if (rt_.spec().gc == "idle" && collect(uint32_t(idle_sweep_++ % rt_.gpus()))) continue;
+    if (g >= 0 && rt_.spec().gc == "on_demand" && collect(w, uint32_t(g))) continue;
+    if (rt_.spec().gc == "idle" && collect(w, uint32_t(idle_sweep_++ % rt_.gpus()))) continue;
     // A real worker spins; with operations buffered its checkStreams calls
     // are what eventually flushes them, so it spins here too.
     if (buffer_ && buffer_->any()) {

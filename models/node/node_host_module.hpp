@@ -12,6 +12,7 @@
 #include "models/runtime/runtime.hpp"
 #include "models/runtime/stream_buffer.hpp"
 #include "models/uvm/managed_memory.hpp"
+#include "tlmgpu/sim/trace.hpp"
 
 #include <systemc>
 
@@ -60,17 +61,21 @@ public:
   uvm::ManagedMemory& uvm() { return uvm_; }
   void issue(uint32_t gpu, rt::StreamOp op); // NodeDriver::issue, on the driver's thread
   void wait_stream(uint32_t gpu);
+  // What each worker does, as spans on a track per worker (tlmgpu run
+  // --trace): GPU task launches, CPU tasks, LC syncs, sweeps, eviction
+  // write-backs. Beside the streams' tracks it shows where host time goes.
+  void attach_trace(TraceWriter& t, uint32_t pid);
 
 private:
   void driver();
   void worker(uint32_t w);
   bool launch_gpu_task(uint32_t w);
   bool run_cpu_task(uint32_t w);
-  void lc_sync(rt::Guid db);
+  void lc_sync(uint32_t w, rt::Guid db);
   // Sweeps `gpu` and waits for the eviction merges it caused; true if
-  // anything was freed.
-  bool collect(uint32_t gpu);
-  bool write_back_evictions(); // true if there were any
+  // anything was freed. `w`: the worker doing it (for the trace).
+  bool collect(uint32_t w, uint32_t gpu);
+  bool write_back_evictions(uint32_t w); // true if there were any
   // Onto GPU `gpu`'s streams at once, in order, each not before the
   // worker's `issue_us` of host time (which it then spends).
   void issue_all(uint32_t gpu, std::vector<rt::StreamOp> ops, double issue_us);
@@ -80,6 +85,9 @@ private:
   void check_streams();
 
   void hold(double us) { wait(sc_core::sc_time(us, sc_core::SC_US)); }
+  // A span from `t0` to now on worker `w`'s track, if tracing.
+  void span(uint32_t w, const std::string& what, const sc_core::sc_time& t0,
+            const nlohmann::json& args = nlohmann::json::object());
 
   rt::Runtime& rt_;
   uvm::ManagedMemory& uvm_;
@@ -91,6 +99,9 @@ private:
   std::unique_ptr<rt::StreamBuffer> buffer_; // null: buffering off
   StatGroup stats_;
   Counter &busy_ps_, &sync_ps_, &gc_ps_;
+  TraceWriter* trace_ = nullptr;
+  uint32_t pid_ = 0;
+  std::vector<uint32_t> worker_tid_;
 };
 
 } // namespace tlmgpu

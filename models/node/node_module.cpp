@@ -42,6 +42,7 @@ void NodeModule::attach_trace(TraceWriter& t, const std::string& name) {
   t.process(0, name);
   for (auto& s : streams_)
     s->attach_trace(t, 0);
+  host_->attach_trace(t, 0);
 }
 
 } // namespace tlmgpu

@@ -29,7 +29,8 @@ public:
   FabricModule& fabric() { return *fabric_; }
   // The full GPU models (gpu_model.kind = full), one per GPU the runtime uses.
   const std::vector<std::unique_ptr<NodeGpuModule>>& devices() const { return devices_; }
-  // The streams' operations as spans, one track per GPU (tlmgpu run --trace).
+  // The streams' operations as spans, one track per GPU, and the host
+  // workers' work, one track per worker (tlmgpu run --trace).
   void attach_trace(TraceWriter& t, const std::string& name);
 
 private:

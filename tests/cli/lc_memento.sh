@@ -35,19 +35,26 @@ check "the forced-eviction run evicted and merged LC copies" $?
 run_passes "exactly once: a sweep after the sync merges nothing again" -p "$P/dgx1-v100x8.json" \
   -w lc-semantics --arg test=once --set runtime.gc=pre_edt
 
-# The timeline: a span per stream operation, one track per GPU.
+# The timeline: a span per stream operation, one track per GPU; a span per
+# worker activity (launches, CPU tasks, LC syncs), one track per worker.
 "$T" run -p "$P/dgx1-v100x4.json" -w lc-semantics --arg test=add --trace "$TMP/t/trace.json" \
   --quiet --out "$TMP/t" >/dev/null 2>&1
 python3 - "$TMP/t/trace.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 ev = d["traceEvents"] if isinstance(d, dict) else d
+track = {e["tid"]: e["args"]["name"] for e in ev
+         if e.get("ph") == "M" and e.get("name") == "thread_name"}
 spans = [e for e in ev if e.get("ph") == "X"]
-tracks = {e["tid"] for e in spans}
-names = {e["name"] for e in spans}
-sys.exit(0 if len(tracks) == 4 and "kernel task" in names and "p2p sync" in names else 1)
+stream = [e for e in spans if track.get(e["tid"], "").endswith(" stream")]
+host = [e for e in spans if track.get(e["tid"], "").startswith("host worker ")]
+names = {e["name"] for e in stream}
+hnames = {e["name"].split(" ")[0] for e in host}
+ok = (len({e["tid"] for e in stream}) == 4 and "kernel task" in names and "p2p sync" in names
+      and {"launch", "lc"} <= hnames and all(e["dur"] >= 0 for e in host))
+sys.exit(0 if ok else 1)
 PY
-check "trace: stream operations on one track per GPU" $?
+check "trace: stream operations on one track per GPU, host workers' work on theirs" $?
 
 # GUPS: exact on 1..8 GPUs, several steps per GPU.
 G="--arg threads=64 --arg per_thread=16 --arg table=16384 --arg updates=50000"
