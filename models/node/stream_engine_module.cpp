@@ -31,6 +31,9 @@ StreamEngineModule::StreamEngineModule(sc_module_name n, uint32_t gpu, const Gpu
     overlap_ps_ = &stats_.counter("overlap_ps", "ps", "time two or more streams ran operations");
     copy_kernel_ps_ = &stats_.counter("copy_kernel_overlap_ps", "ps",
                                       "time a copy and a kernel (or memset) ran at once");
+    if (time.concurrent_kernels > 1)
+      kernels_overlap_ps_ = &stats_.counter("kernels_overlap_ps", "ps",
+                                            "time two or more kernels (or memsets) ran at once");
   }
   for (uint32_t k = 0; k < streams; ++k) {
     lanes_.push_back(std::make_unique<Lane>());
@@ -196,7 +199,14 @@ bool StreamEngineModule::may_start(const Queued& q) const {
   return !q.op.ready || q.op.ready();
 }
 
-void StreamEngineModule::acquire(Engine e, Lane& l) {
+bool StreamEngineModule::shares(const rt::StreamOp& op) const {
+  if (!multi_ || time_.concurrent_kernels < 2) return false;
+  if (op.kind == rt::OpKind::Memset) return true;
+  return op.kind == rt::OpKind::Kernel && !op.waves &&
+         !(device_ && (op.kernel || op.cause == rt::Cause::Task));
+}
+
+void StreamEngineModule::acquire(Engine e, Lane& l, bool shared) {
   const sc_time t0 = sc_time_stamp();
   if (e == Engine::Copy) {
     while (copies_free_ == 0)
@@ -204,16 +214,21 @@ void StreamEngineModule::acquire(Engine e, Lane& l) {
     --copies_free_;
     *l.copy_wait_ps += ps_since(t0);
   } else if (e == Engine::Kernel) {
-    while (kernel_busy_)
+    const uint32_t limit = shared ? time_.concurrent_kernels : 1;
+    while (kernel_alone_ || kernels_running_ >= limit)
       wait(freed_);
-    kernel_busy_ = true;
+    ++kernels_running_;
+    kernel_alone_ = !shared;
     *l.kernel_wait_ps += ps_since(t0);
   }
 }
 
 void StreamEngineModule::release(Engine e) {
   if (e == Engine::Copy) ++copies_free_;
-  if (e == Engine::Kernel) kernel_busy_ = false;
+  if (e == Engine::Kernel) {
+    --kernels_running_;
+    kernel_alone_ = false;
+  }
   if (e != Engine::None) freed_.notify(SC_ZERO_TIME);
 }
 
@@ -223,6 +238,7 @@ void StreamEngineModule::active(Engine e, int delta) {
   if (n >= 1) *active_ps_ += dt;
   if (n >= 2) *overlap_ps_ += dt;
   if (copies_active_ && kernels_active_) *copy_kernel_ps_ += dt;
+  if (kernels_overlap_ps_ && kernels_active_ >= 2) *kernels_overlap_ps_ += dt;
   since_ = sc_time_stamp();
   uint32_t& c = e == Engine::Copy     ? copies_active_
                 : e == Engine::Kernel ? kernels_active_
@@ -230,7 +246,44 @@ void StreamEngineModule::active(Engine e, int delta) {
   c = delta > 0 ? c + 1 : c - 1;
 }
 
+// Re-arms every running kernel's end at the current shares (a start or an
+// end changed them). std::map order: the same order every run.
+void StreamEngineModule::rearm_kernel_ends() {
+  const double now = sc_time_stamp().to_seconds();
+  sharing_.for_each([&](uint64_t id) {
+    sc_event* e = kernel_end_.at(id);
+    e->cancel();
+    e->notify(sc_time(std::max(0.0, sharing_.finish_s(id) - now), SC_SEC));
+  });
+}
+
+void StreamEngineModule::shared_work(double work_s, double use) {
+  sc_event end;
+  const uint64_t id = sharing_.add(sc_time_stamp().to_seconds(), work_s, use);
+  kernel_end_[id] = &end;
+  rearm_kernel_ends();
+  for (;;) {
+    wait(end);
+    sharing_.advance(sc_time_stamp().to_seconds());
+    // sc_time rounds to its resolution: what is left is under a picosecond
+    if (sharing_.left_s(id) / sharing_.speed() < 1e-12) break;
+    rearm_kernel_ends();
+  }
+  kernel_end_.erase(id);
+  sharing_.remove(sc_time_stamp().to_seconds(), id);
+  rearm_kernel_ends();
+}
+
 void StreamEngineModule::execute(const rt::StreamOp& op) {
+  if (shares(op)) { // beside other kernels: the launch is the GPU's own, the work is shared
+    if (op.kind == rt::OpKind::Memset) {
+      shared_work(memset_seconds(time_, op.bytes), 1.0);
+    } else {
+      wait(sc_time(time_.launch_us, SC_US));
+      shared_work(work_seconds(time_, op.cost), gpu_share(time_, op.cost));
+    }
+    return;
+  }
   switch (op.kind) {
   case rt::OpKind::H2D:
   case rt::OpKind::D2H:
@@ -273,7 +326,7 @@ void StreamEngineModule::run(uint32_t lane) {
       while (!may_start(q))
         wait(ended_);
       *l.dep_wait_ps += ps_since(w0);
-      acquire(engine, l);
+      acquire(engine, l, shares(op));
       active(engine, +1);
     }
     const sc_time t0 = sc_time_stamp();

@@ -8,14 +8,16 @@
 // it instead (node_gpu_module.hpp).
 //
 // Several streams overlap subject to the GPU's resources: `copy_engines`
-// copies at once (which then share the fabric's links), one kernel or
-// memset at a time on either GPU model (the kernel-time model has no
-// sharing rule for two kernels, and the full model runs one kernel between
-// launch and synchronize), callbacks freely. An operation may also wait for
+// copies at once (which then share the fabric's links), `concurrent_kernels`
+// kernel-time kernels and memsets (one by default), sharing the GPU by
+// occupancy (kernel_sharing.hpp), and a full-model or managed-memory kernel
+// alone (the full model runs one kernel between launch and synchronize),
+// callbacks freely. An operation may also wait for
 // a fill on another stream (`ready`) or for every stream (`join`).
 #pragma once
 
 #include "models/fabric/fabric_module.hpp"
+#include "models/node/kernel_sharing.hpp"
 #include "models/runtime/runtime_spec.hpp"
 #include "models/runtime/task.hpp"
 #include "tlmgpu/sim/trace.hpp"
@@ -25,6 +27,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -68,8 +71,14 @@ private:
   void run0() { run(0); }
   void run(uint32_t lane);
   bool may_start(const Queued& q) const;
-  void acquire(Engine e, Lane& l);
+  // Whether `op` may run beside other kernels (a kernel-time kernel or a
+  // memset, with gpu_time.concurrent_kernels > 1).
+  bool shares(const rt::StreamOp& op) const;
+  void acquire(Engine e, Lane& l, bool shared);
   void release(Engine e);
+  // `work_s` of a kernel's own time at GPU share `use`, beside the others.
+  void shared_work(double work_s, double use);
+  void rearm_kernel_ends();
   void active(Engine e, int delta); // overlap accounting
   void execute(const rt::StreamOp& op);
   void copy(rt::OpKind kind, uint32_t end, uint32_t peer, uint32_t memory, uint64_t bytes);
@@ -85,13 +94,17 @@ private:
   std::vector<std::unique_ptr<Lane>> lanes_;
   bool multi_;
   uint32_t copies_free_;
-  bool kernel_busy_ = false;
+  uint32_t kernels_running_ = 0;
+  bool kernel_alone_ = false; // a kernel that shares nothing runs
+  KernelSharing sharing_;
+  std::map<uint64_t, sc_core::sc_event*> kernel_end_;
   uint32_t copies_active_ = 0, kernels_active_ = 0, others_active_ = 0;
   sc_core::sc_time since_;
   sc_core::sc_event drained_, freed_, ended_; // freed: an engine; ended: any operation
   StatGroup stats_;
   Counter &ops_run_, &busy_ps_, &copy_ps_, &kernel_ps_, &fault_ps_, &migrate_ps_;
-  Counter *active_ps_ = nullptr, *overlap_ps_ = nullptr, *copy_kernel_ps_ = nullptr;
+  Counter *active_ps_ = nullptr, *overlap_ps_ = nullptr, *copy_kernel_ps_ = nullptr,
+          *kernels_overlap_ps_ = nullptr;
   TraceWriter* trace_ = nullptr;
   uint32_t pid_ = 0;
 };

@@ -44,7 +44,7 @@ struct NodeHostSpec {
 struct GpuTimeSpec {
   double hbm_gbps = 0, peak_gflops = 0, launch_us = 0, eff_full = 0, eff_thread = 0;
   uint64_t capacity_mib = 0;
-  uint32_t copy_engines = 0;
+  uint32_t copy_engines = 0, concurrent_kernels = 0;
 
   template <class V>
   void visit(V& v) {
@@ -62,6 +62,10 @@ struct GpuTimeSpec {
     v.param(copy_engines, "copy_engines", 2, Range{1, 64}, "",
             "[E] copies of one GPU (H2D, D2H, P2P into it) that run at once when it has "
             "several streams (runtime.streams); both GPU models");
+    v.param(concurrent_kernels, "concurrent_kernels", 1, Range{1, 128}, "",
+            "[E] kernel-time kernels and memsets of one GPU that run at once when it has "
+            "several streams (V100: up to 128); they share the GPU by occupancy "
+            "(models/node/kernel_sharing.hpp). Full-model and managed-memory kernels run alone");
   }
   void derive() {}
 };

@@ -22,15 +22,18 @@ mkdir -p "$TMP/s1" "$TMP/s2" "$TMP/b"
 S="-w stream-tasks --arg n=262144 --arg tile=32768 --arg ntimes=3 --arg block=32 --arg data=real
    --set runtime.cache=false"
 
-# trace.json -> per track (a stream), its spans as [start, end, name]
+# trace.json -> per stream track (not the host workers'), its spans as
+# [start, end, name]
 spans_py='
 import json, sys
 def tracks(path):
     d = json.load(open(path))
     ev = d["traceEvents"] if isinstance(d, dict) else d
+    name = {e["tid"]: e["args"]["name"] for e in ev
+            if e.get("ph") == "M" and e.get("name") == "thread_name"}
     t = {}
     for e in ev:
-        if e.get("ph") == "X":
+        if e.get("ph") == "X" and " stream" in name.get(e["tid"], ""):
             t.setdefault(e["tid"], []).append((e["ts"], e["ts"] + e["dur"], e["name"]))
     return {k: sorted(v) for k, v in t.items()}
 '
@@ -80,6 +83,39 @@ print("" if ok else (t1, t2), end="")
 sys.exit(0 if ok else 1)
 PY
 check "two streams: overlap counted, both streams used, copy-bound STREAM at least 5% faster" $?
+
+# Concurrent kernels (gpu_time.concurrent_kernels, models/node/kernel_sharing.hpp):
+# kernel-time kernels of different streams run at once; one-thread blocks use
+# 2 % of the HBM each, so two of them run at their own speed side by side.
+K="-w stream-tasks --arg n=262144 --arg tile=32768 --arg ntimes=3 --arg block=1 --arg data=real"
+mkdir -p "$TMP/k1" "$TMP/k2"
+run_passes "stream, 2 streams, kernels one at a time, traced" -p "$P/dgx1-v100x1.json" $K \
+  --set runtime.streams=2 --trace "$TMP/k1/trace.json"
+run_passes "stream, 2 streams, 2 concurrent kernels, traced" -p "$P/dgx1-v100x1.json" $K \
+  --set runtime.streams=2 --set gpu_time.concurrent_kernels=2 --trace "$TMP/k2/trace.json"
+python3 - "$TMP/k1/trace.json" "$TMP/k2/trace.json" "$TMP/o/stats.json" <<PY
+$spans_py
+def kernels(path):
+    return sorted((s, e) for x in tracks(path).values() for s, e, n in x if n.startswith("kernel"))
+one, two = kernels(sys.argv[1]), kernels(sys.argv[2])
+together = sum(1 for p, q in zip(two, two[1:]) if q[0] < p[1] - 1e-6)
+length = lambda k: sorted(round(e - s, 3) for s, e in k)
+s = json.load(open(sys.argv[3]))["total"]["node"]["stream_0"]
+ok = together > 0 and length(one) == length(two) and s["kernels_overlap_ps"]["value"] > 0
+print("" if ok else (together, length(one)[:3], length(two)[:3]), end="")
+sys.exit(0 if ok else 1)
+PY
+check "concurrent kernels: two streams' kernels run at once, each as long as alone" $?
+run_passes "stream on a full GPU, 2 streams, concurrent kernels (full-model kernels alone)" \
+  -p "$P/dgx1-v100x1.json" -w stream-tasks --arg n=4096 --arg tile=1024 --arg ntimes=2 \
+  --arg block=32 --set gpu_model.kind=full --set gpu_model.platform=tiny.json \
+  --set runtime.streams=2 --set gpu_time.concurrent_kernels=2 --trace "$TMP/k2/full.json"
+python3 - "$TMP/k2/full.json" <<PY
+$spans_py
+k = sorted((s, e) for x in tracks(sys.argv[1]).values() for s, e, n in x if n == "kernel task")
+sys.exit(0 if len(k) > 1 and all(q[0] >= p[1] - 1e-6 for p, q in zip(k, k[1:])) else 1)
+PY
+check "concurrent kernels: a full GPU model's task kernels still run one at a time" $?
 
 # Buffered, one stream: the operations of a flush regrouped by array.
 run_passes "stream, buffered, traced" -p "$P/dgx1-v100x1.json" $S \
