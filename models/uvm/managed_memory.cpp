@@ -17,7 +17,7 @@ ManagedMemory::GpuStats::GpuStats(StatGroup& g)
       evicted(g.counter("evicted", "pages", "pages written back to the host to make room")),
       stall_ps(g.counter("stall_ps", "ps", "time waves waited for their fault batches")) {}
 
-ManagedMemory::ThrashStats::ThrashStats(StatGroup& g, bool hub)
+ManagedMemory::ThrashStats::ThrashStats(StatGroup& g, bool hub, bool throttle, bool unpin)
     : pinned(g.counter("pinned", "pages",
                        "pages this GPU's faults pinned (thrashing) instead of migrating")),
       maps(g.counter("remote_maps", "pages",
@@ -32,6 +32,14 @@ ManagedMemory::ThrashStats::ThrashStats(StatGroup& g, bool hub)
   if (hub)
     to_hub = &g.counter("pinned_to_hub", "pages",
                         "pinned pages moved to a GPU every user has an NVLink to (pin_at = hub)");
+  if (throttle) {
+    throttled = &g.counter("throttled", "pages",
+                           "faults on thrashing pages that made this GPU nap (throttling phase)");
+    nap_ps = &g.counter("nap_ps", "ps", "time waves napped beyond their fault batches");
+  }
+  if (unpin)
+    unpinned =
+        &g.counter("unpinned", "pages", "pinned pages this GPU's faults unpinned and migrated");
 }
 
 ManagedMemory::ManagedMemory(const UvmSpec& spec, uint32_t gpus, uint64_t capacity_bytes,
@@ -48,7 +56,9 @@ ManagedMemory::ManagedMemory(const UvmSpec& spec, uint32_t gpus, uint64_t capaci
   for (uint32_t g = 0; g < gpus; ++g) {
     gpu_groups_.push_back(std::make_unique<StatGroup>(group_, "gpu_" + std::to_string(g)));
     stats_.emplace_back(*gpu_groups_.back());
-    if (mitigate_) thrash_stats_.emplace_back(*gpu_groups_.back(), hub_);
+    if (mitigate_)
+      thrash_stats_.emplace_back(*gpu_groups_.back(), hub_, spec.thrash_pin_threshold > 0,
+                                 spec.thrash_pin_ms > 0);
   }
 }
 
@@ -126,13 +136,20 @@ void ManagedMemory::touch_one(Faults& f, uint32_t alloc, uint64_t entry, bool ra
 bool ManagedMemory::remote(Faults& f, Alloc& a, uint64_t entry, bool ranged) {
   Thrash& t = a.th[entry];
   const uint64_t me = uint64_t(1) << f.gpu;
+  if (t.pinned && spec_.thrash_pin_ms > 0 && f.now_s - t.pinned_s > spec_.thrash_pin_ms * 1e-3) {
+    t = Thrash{}; // unpinned: its record starts again and this fault migrates it
+    f.unpinned += pages_of(a, entry);
+    return false;
+  }
   if (!t.pinned) {
     if (t.events < spec_.thrash_threshold) return false;
     if (lapse_s_ > 0 && f.now_s - t.last_s > lapse_s_) {
       t = Thrash{}; // no longer thrashing: the driver resets the page's record
       return false;
     }
+    if (throttle(f, a, entry)) return false;
     t.pinned = true;
+    t.pinned_s = f.now_s;
     f.pinned += pages_of(a, entry);
   }
   t.procs |= me;
@@ -152,6 +169,40 @@ bool ManagedMemory::remote(Faults& f, Alloc& a, uint64_t entry, bool ranged) {
     f.remote_host_bytes += bytes;
   else
     f.remote_gpu_bytes[uint32_t(held)] += bytes;
+  return true;
+}
+
+// The driver's throttling phase (thrash_pin_threshold > 0; README.md): a
+// thrashing page that its users cannot all reach over NVLink where it is
+// is not pinned at once. In each throttling period (thrash_nap_us from the
+// first fault after the previous one ended) one GPU may migrate it and
+// every other GPU faulting on it naps until the period ends; after
+// thrash_pin_threshold naps the page is pinned. The GPU that is not
+// throttled alternates as in the driver (the first fault of a period, not
+// the same GPU twice running). True: not pinned, the fault migrates the
+// page; a napping GPU's wave stalls until the period ends and the page then
+// moves to it (its replayed fault; simplified: the page moves at once).
+bool ManagedMemory::throttle(Faults& f, Alloc& a, uint64_t entry) {
+  Thrash& t = a.th[entry];
+  if (t.naps >= spec_.thrash_pin_threshold) return false;
+  const int at = a.where[entry];
+  if (at != kHost && hub(at, t.procs | uint64_t(1) << f.gpu)) return false; // pinned where it is
+  const int8_t me = int8_t(f.gpu);
+  if (f.now_s > t.nap_end_s) { // a new throttling period
+    t.nap_end_s = f.now_s + spec_.thrash_nap_us * 1e-6;
+    t.napping = 0;
+    t.free_gpu = t.free_gpu == me ? int8_t(-1) : me;
+  } else if (t.free_gpu < 0) {
+    t.free_gpu = me;
+  }
+  if (t.free_gpu == me) return true;
+  const uint64_t bit = uint64_t(1) << f.gpu;
+  if (!(t.napping & bit)) {
+    t.napping |= bit;
+    ++t.naps;
+  }
+  f.throttled += pages_of(a, entry);
+  f.nap_until_s = std::max(f.nap_until_s, t.nap_end_s);
   return true;
 }
 
@@ -235,6 +286,9 @@ void ManagedMemory::service(Faults& f, double now_s) {
   } else {
     f.stall_s = work;
   }
+  const double nap = f.nap_until_s - now_s; // a throttled wave waits for its period's end
+  const double napped = nap > f.stall_s ? nap - f.stall_s : 0;
+  f.stall_s += napped;
   GpuStats& s = stats_[f.gpu];
   s.faults += f.faults;
   s.batches += f.batches;
@@ -259,6 +313,11 @@ void ManagedMemory::service(Faults& f, double now_s) {
     bytes += f.remote_gpu_bytes[g];
   }
   t.remote_bytes += bytes;
+  if (t.throttled) {
+    *t.throttled += f.throttled;
+    *t.nap_ps += uint64_t(napped * 1e12 + 0.5);
+  }
+  if (t.unpinned) *t.unpinned += f.unpinned;
 }
 
 void add_to_wave(const Faults& f, uint64_t page_bytes, uint32_t memory, rt::Wave& w) {

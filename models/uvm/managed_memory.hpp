@@ -45,11 +45,15 @@ struct Faults {
     uint64_t pages;
   };
   std::vector<Move> to_hub;               // pin_at = hub: pinned pages moved between GPUs
+  uint64_t throttled = 0;                 // pages whose fault made this GPU nap first
+  double nap_until_s = 0;                 // ... until then (thrash_pin_threshold > 0)
+  uint64_t unpinned = 0;                  // pinned pages unpinned by this wave (thrash_pin_ms)
   uint64_t remote = 0;                    // accesses to pages pinned elsewhere
   uint64_t remote_host_bytes = 0;         // their bytes from host memory
   std::vector<uint64_t> remote_gpu_bytes; // their bytes from GPU s
   uint64_t batches = 0;                   // set by service()
   double stall_s = 0;                     // set by service(): the wave waits this long
+                                          // (fault batches, or a nap if longer)
 };
 
 // The wave's fault stall and copies for the executor: evicted pages to the
@@ -104,6 +108,11 @@ private:
     uint8_t events = 0; // migrations within thrash_lapse_us of the one before
     bool pinned = false;
     uint64_t procs = 0, mapped = 0; // GPUs that touched it; GPUs mapping it remotely
+    // the throttling phase (thrash_pin_threshold > 0) and timed unpinning
+    double nap_end_s = -1, pinned_s = 0; // the current throttling period's end; when pinned
+    uint64_t napping = 0;                // GPUs throttled in the current period
+    int8_t free_gpu = -1;                // the period's GPU that is not throttled
+    uint8_t naps = 0;                    // throttlings so far (pinned at thrash_pin_threshold)
   };
   struct Alloc {
     uint64_t bytes = 0, pages = 0, sample = 1;
@@ -120,12 +129,15 @@ private:
     Counter &faults, &batches, &from_host, &from_peer, &migrated_bytes, &evicted, &stall_ps;
   };
   struct ThrashStats { // declared with mitigation on only: stats.json stays as it was without
-    ThrashStats(StatGroup& g, bool hub);
+    ThrashStats(StatGroup& g, bool hub, bool throttle, bool unpin);
     Counter &pinned, &maps, &to_host, &remote, &remote_bytes;
-    Counter* to_hub = nullptr; // pin_at = hub only
+    Counter* to_hub = nullptr;                       // pin_at = hub only
+    Counter *throttled = nullptr, *nap_ps = nullptr; // thrash_pin_threshold > 0 only
+    Counter* unpinned = nullptr;                     // thrash_pin_ms > 0 only
   };
   void touch_one(Faults& f, uint32_t alloc, uint64_t entry, bool ranged);
   bool remote(Faults& f, Alloc& a, uint64_t entry, bool ranged);
+  bool throttle(Faults& f, Alloc& a, uint64_t entry); // true: not pinned (yet), it migrates
   bool hub(int gpu, uint64_t procs) const;
   void pin_in_host(Faults& f, Alloc& a, uint64_t entry);
   bool pin_on_hub(Faults& f, Alloc& a, uint64_t entry); // pin_at = hub

@@ -18,8 +18,8 @@ struct UvmSpec {
   uint32_t batch_pages = 0;
   double fault_us = 0;
   std::string service;
-  uint32_t thrash_threshold = 0;
-  double thrash_lapse_us = 0;
+  uint32_t thrash_threshold = 0, thrash_pin_threshold = 0;
+  double thrash_lapse_us = 0, thrash_nap_us = 0, thrash_pin_ms = 0;
   uint32_t remote_bytes = 0;
   std::string pin_at;
 
@@ -47,6 +47,17 @@ struct UvmSpec {
             "[R] a migration at most this long after the page's previous one is a thrash event, "
             "and a pinning fault must come this soon after it (the driver: 250; 0 = however "
             "far apart)");
+    v.param(thrash_pin_threshold, "thrash_pin_threshold", 0, Range{0, 255}, "periods",
+            "[R] the driver's throttling phase: a thrashing page that cannot be pinned where it "
+            "is (its users lack an NVLink to its GPU) is first fought over in throttling "
+            "periods, the faulting GPUs but one napping, and pinned after this many naps (0 = "
+            "pinned at once; the driver: 10)");
+    v.param(thrash_nap_us, "thrash_nap_us", 500, Range{1, 250000}, "us",
+            "[R] a throttling period: how long the throttled GPUs nap (the driver: 2 x the lapse)");
+    v.param(thrash_pin_ms, "thrash_pin_ms", 0, Range{0, 1e9}, "ms",
+            "[R] a pinned page is unpinned at its first touch this long after it was pinned, and "
+            "migrates again (0 = pinned for the run, as the 250-us-lapse driver, whose epoch "
+            "never unpins; later drivers: 300)");
     v.param(remote_bytes, "remote_bytes", 32, Range{1, 1 << 20}, "bytes",
             "[R] bytes one access to a page pinned elsewhere moves over the fabric (an atomic "
             "or a load of one 32 B sector; a kernel streaming a range moves the whole pages)");

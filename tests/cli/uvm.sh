@@ -132,6 +132,24 @@ run_passes "stream uvm, unaligned tiles, 2 GPUs, mitigation (values checked)" \
   --set uvm.thrash_lapse_us=0
 [[ $(uvm_sum pinned) -gt 0 && $(uvm_sum remote_bytes) -gt 0 ]]
 check "stream uvm mitigation: the shared pages are pinned and read remotely" $?
+# The driver's throttling phase (uvm.thrash_pin_threshold): on 5 GPUs a
+# thrashing page is fought over in throttling periods, and pinned on GPU 0
+# (the one NVLink peer of GPUs 1-4) whenever it is there at a fault, so
+# fewer pages end in host memory than when pinned at once; on 6 no GPU is
+# a peer of all, every page naps 10 times and then goes to host memory.
+run_passes "gups uvm exact on 5 GPUs, mitigation" -p "$P/dgx1-v100x8.json" -w gups-tasks $G $M \
+  --set runtime.gpus=5
+at_once=$(uvm_sum pinned_to_host)
+for t in functional lt at; do
+  run_passes "gups uvm exact on 5 GPUs, throttling phase, $t" -p "$P/dgx1-v100x8.json" \
+    -w gups-tasks $G $M --set runtime.gpus=5 --set uvm.thrash_pin_threshold=10 --timing $t
+  [[ $(uvm_sum throttled) -gt 0 && $(uvm_sum pinned_to_host) -lt $at_once ]]
+  check "gups uvm throttling on 5 GPUs, $t: GPUs nap, fewer pages pinned in host memory" $?
+done
+run_passes "gups uvm exact on 4 GPUs, unpinned after 0.1 ms" -p "$P/dgx1-v100x4.json" \
+  -w gups-tasks $G $M --set uvm.thrash_pin_ms=0.1 --timing at
+[[ $(uvm_sum unpinned) -gt 0 ]]
+check "gups uvm thrash_pin_ms: pinned pages are unpinned and migrate again" $?
 run_passes "gups uvm, mitigation off by default" -p "$P/dgx1-v100x2.json" -w gups-tasks $G
 ! grep -q '"pinned"' "$TMP/o/stats.json"
 check "without mitigation its statistics are not declared" $?

@@ -23,8 +23,10 @@ struct Rig {
   // `links`: GPU pairs with an NVLink (both directions).
   explicit Rig(uint32_t threshold, double lapse_us = 250, uint32_t gpus = 4,
                std::vector<std::pair<uint32_t, uint32_t>> links = {}, uint64_t sample = 1,
-               const char* pin_at = "driver") {
+               const char* pin_at = "driver", uint32_t pin_threshold = 0, double pin_ms = 0) {
     spec.thrash_threshold = threshold;
+    spec.thrash_pin_threshold = pin_threshold;
+    spec.thrash_pin_ms = pin_ms;
     spec.pin_at = pin_at;
     spec.thrash_lapse_us = lapse_us;
     mm = std::make_unique<ManagedMemory>(spec, gpus, uint64_t(1) << 30, root);
@@ -258,4 +260,68 @@ TEST_CASE("uvm thrash: pin_at = hub moves the page to a GPU all its users reach 
   CHECK(r.touch(0, 60).remote == 0); // local to the hub
   CHECK(r.stat(1, "pinned_to_hub") == 1);
   CHECK(driver.counter(1, "pinned_to_hub") == nullptr);
+}
+
+TEST_CASE("uvm thrash: the throttling phase naps all GPUs but one, then pins", "[uvm][thrash]") {
+  // any lapse, no NVLink, pinned after 2 naps; a period is thrash_nap_us = 500 us
+  Rig r(3, 0, 4, {}, 1, "driver", 2);
+  r.bounce(0, 1, 4, 10); // 3 thrash events, the page on GPU 1
+  Faults f = r.touch(0, 40);
+  CHECK(f.throttled == 0); // opens a period (until 540 us) as its free GPU: migrates
+  CHECK(r.mm->where(r.alloc, 0) == 0);
+  f = r.touch(1, 50); // not the free GPU: naps until the period ends, then migrates
+  CHECK(f.throttled == 1);
+  CHECK(f.stall_s == Approx(490 * kUs));
+  CHECK(r.mm->where(r.alloc, 0) == 1);
+  CHECK_FALSE(r.mm->pinned(r.alloc, 0));
+  CHECK(r.touch(0, 60).throttled == 0);               // the free GPU again
+  CHECK(r.touch(1, 70).stall_s == Approx(470 * kUs)); // napping already: no new nap counted
+  f = r.touch(0, 600); // a new period; GPU 0 was the last free GPU, so now none is
+  CHECK(f.throttled == 1);
+  CHECK(f.stall_s == Approx(500 * kUs));
+  CHECK(r.touch(1, 610).throttled == 0); // the period's first other fault: its free GPU
+  f = r.touch(0, 620);                   // 2 naps: pinned, in host memory (no NVLink)
+  CHECK(r.mm->pinned(r.alloc, 0));
+  CHECK(r.mm->where(r.alloc, 0) == kHost);
+  CHECK(f.throttled == 0);
+  CHECK(f.remote_host_bytes == 32);
+  CHECK(r.stat(1, "throttled") == 2); // its touches at 50 and 70 us
+  CHECK(r.stat(0, "throttled") == 1);
+  CHECK(r.stat(1, "nap_ps") > 0);
+}
+
+TEST_CASE("uvm thrash: users that are NVLink peers of its GPU pin it at once, unthrottled",
+          "[uvm][thrash]") {
+  Rig r(3, 0, 4, kAllPeers, 1, "driver", 10);
+  r.bounce(0, 1, 4, 10);
+  const Faults f = r.touch(0, 40);
+  CHECK(r.mm->pinned(r.alloc, 0));
+  CHECK(r.mm->where(r.alloc, 0) == 1);
+  CHECK(f.throttled == 0);
+  CHECK(f.remote_gpu_bytes[1] == 32);
+}
+
+TEST_CASE("uvm thrash: a pinned page is unpinned thrash_pin_ms after, and migrates",
+          "[uvm][thrash]") {
+  Rig r(3, 0, 4, kAllPeers, 1, "driver", 0, 1.0);
+  r.bounce(0, 1, 4, 10);
+  r.touch(0, 40); // pinned on GPU 1 at 40 us
+  REQUIRE(r.mm->pinned(r.alloc, 0));
+  CHECK(r.touch(0, 1000).remote_gpu_bytes[1] == 32); // 960 us later: still pinned
+  const Faults f = r.touch(0, 1100);                 // 1060 us: unpinned, migrates here
+  CHECK(f.unpinned == 1);
+  CHECK(f.faults == 1);
+  CHECK_FALSE(r.mm->pinned(r.alloc, 0));
+  CHECK(r.mm->where(r.alloc, 0) == 0);
+  CHECK(r.stat(0, "unpinned") == 1);
+}
+
+TEST_CASE("uvm thrash: throttling and unpinning off by default, their statistics undeclared",
+          "[uvm][thrash]") {
+  Rig r(3, 0, 4);
+  r.bounce(0, 1, 4, 10);
+  CHECK(r.touch(0, 40).throttled == 0);
+  CHECK(r.mm->pinned(r.alloc, 0));
+  CHECK(r.counter(0, "throttled") == nullptr);
+  CHECK(r.counter(0, "unpinned") == nullptr);
 }
