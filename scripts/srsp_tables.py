@@ -159,7 +159,8 @@ def main():
     print()
     # 4. lt against at
     if at:
-        print("### Cycles lt / at and lt's error\n")
+        print(f"### Cycles lt / at and lt's error on {top} CUs; last rows: the largest error "
+              "over the inputs per CU count\n")
         print("| CUs | workload | " + " | ".join(ALL) + " |")
         print("|---|---|" + "---|" * len(ALL))
         worst = {c: 0.0 for c in ALL}
