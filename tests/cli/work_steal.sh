@@ -122,7 +122,7 @@ expect_error "unknown victim order" 2 "victims" "'nearest'" -- \
 
 # The paper's scenarios as sweep configs: a config's "args" reach every point.
 "$T" sweep "$2/examples/srsp-paper.json" --dry-run --out "$TMP/sw" >"$TMP/dry" 2>&1
-check "srsp-paper spec: the Steal-only points run scenario=steal-only" \
-  "$(grep -q -- '--set l1.atomic_mode=scoped -w ws-pagerank --arg iterations=2 --arg scenario=steal-only' "$TMP/dry"; echo $?)"
+check "srsp-paper spec: the Steal-only points run scenario=steal-only with the termination counter" \
+  "$(grep -q -- '--set l1.atomic_mode=scoped -w ws-pagerank --arg iterations=2 --arg termination=counter --arg scenario=steal-only' "$TMP/dry"; echo $?)"
 
 finish work_steal
