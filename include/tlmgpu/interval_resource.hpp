@@ -14,6 +14,13 @@
 // by construction but whose model is an in-order queue (AT: a request that has
 // to wait holds up the ones behind it), where back-filling gaps would change
 // the model, not just fix the call order.
+//
+// acquire_ahead() books a span a caller knows to lie in the future (a
+// side-band packet whose whole journey is booked in one call, e.g. hLRC's
+// recall and its write-back leg). In call order it does not move the
+// busy-until point: it is kept aside, and in-order requests that arrive
+// before it still go first; they only step over it where they would overlap.
+// In time order it is acquire().
 #pragma once
 
 #include "tlmgpu/timing.hpp"
@@ -54,9 +61,29 @@ public:
     return start;
   }
 
+  // Books a span that lies ahead of the in-order traffic (see the header):
+  // the earliest free start >= arrival that is neither before the busy-until
+  // point nor overlaps another span booked ahead; returns it.
+  Cycle acquire_ahead(Cycle arrival, Cycle occupancy) {
+    if (time_order_) return acquire(arrival, occupancy);
+    const Cycle start = past_ahead(std::max(arrival, free_at_), occupancy);
+    if (occupancy != 0) {
+      auto at = std::upper_bound(ahead_.begin(), ahead_.end(), start,
+                                 [](Cycle a, const Span& s) { return a < s.begin; });
+      ahead_.insert(at, Span{start, start + occupancy});
+      if (ahead_.size() > kMaxSpans) { // bound as for spans_: the oldest become busy-until
+        const auto half = std::ptrdiff_t(ahead_.size() / 2);
+        free_at_ = std::max(free_at_, ahead_[size_t(half) - 1].end);
+        ahead_.erase(ahead_.begin(), ahead_.begin() + half);
+      }
+    }
+    note_use(arrival, start, occupancy);
+    return start;
+  }
+
   // The start acquire() would return, without booking anything.
   Cycle earliest(Cycle arrival, Cycle occupancy) const {
-    if (!time_order_) return std::max(arrival, free_at_);
+    if (!time_order_) return past_ahead(std::max(arrival, free_at_), occupancy);
     if (head_ == spans_.size() || arrival >= spans_.back().end) return arrival; // common case
     // First span ending after `arrival` (spans are disjoint, so ends are sorted).
     auto it = std::upper_bound(spans_.begin() + std::ptrdiff_t(head_), spans_.end(), arrival,
@@ -76,6 +103,11 @@ public:
     const Cycle end = start + occupancy;
     if (!time_order_) {
       free_at_ = std::max(free_at_, end);
+      // Spans booked ahead that end by now can never be stepped over again.
+      size_t gone = 0;
+      while (gone < ahead_.size() && ahead_[gone].end <= free_at_)
+        ++gone;
+      ahead_.erase(ahead_.begin(), ahead_.begin() + std::ptrdiff_t(gone));
       return;
     }
     if (occupancy == 0) return;
@@ -106,18 +138,24 @@ public:
   // Back to unused (no bookings, zero stats), keeping the storage.
   void reset() {
     spans_.clear();
+    ahead_.clear();
     head_ = 0;
     free_at_ = 0;
     clear_uses();
   }
 
   bool busy(Cycle now) const {
-    if (!time_order_) return now < free_at_;
+    if (!time_order_)
+      return now < free_at_ || std::any_of(ahead_.begin(), ahead_.end(), [now](const Span& s) {
+               return s.begin <= now && now < s.end;
+             });
     auto it = std::upper_bound(spans_.begin() + std::ptrdiff_t(head_), spans_.end(), now,
                                [](Cycle a, const Span& s) { return a < s.end; });
     return it != spans_.end() && it->begin <= now;
   }
-  Cycle free_at() const { return free_at_; }             // end of the latest booking
+  Cycle free_at() const { // end of the latest booking
+    return ahead_.empty() ? free_at_ : std::max(free_at_, ahead_.back().end);
+  }
   size_t spans() const { return spans_.size() - head_; } // live busy intervals
 
 private:
@@ -145,6 +183,17 @@ private:
     }
   }
 
+  // Call order: the first start >= s where [start, start + occupancy) does
+  // not overlap a span booked ahead (ahead_ is sorted and disjoint).
+  Cycle past_ahead(Cycle s, Cycle occupancy) const {
+    for (const Span& a : ahead_) {
+      if (a.end <= s) continue;
+      if (occupancy == 0 ? s < a.begin : s + occupancy <= a.begin) break;
+      s = a.end;
+    }
+    return s;
+  }
+
   void fold_oldest() {
     const size_t half = (spans_.size() - head_) / 2;
     const auto first = spans_.begin() + std::ptrdiff_t(head_);
@@ -154,6 +203,7 @@ private:
 
   bool time_order_;
   std::vector<Span> spans_; // live ones from head_ on
+  std::vector<Span> ahead_; // call order: spans booked ahead, sorted
   size_t head_ = 0;
   Cycle free_at_ = 0;
 };

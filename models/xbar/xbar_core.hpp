@@ -69,14 +69,17 @@ public:
   // the cycle it is offered at the source port. Cut-through: the output link
   // is claimed when the input link starts sending. `floor`: no packet will be
   // offered before it any more (LT: the kernel's time), so the links forget
-  // bookings that ended by then.
+  // bookings that ended by then. `ahead`: the packet is offered in the future
+  // (a side-band leg booked in advance, XbarModule::hlrc_packet); in AT's
+  // in-order links it must not hold up the packets offered before it
+  // (IntervalResource::acquire_ahead).
   Cycle traverse_request(unsigned sm, unsigned slice, unsigned flits, Cycle offered,
-                         Cycle floor = 0) {
-    return traverse(req_in_[sm], req_out_[slice], flits, offered, floor);
+                         Cycle floor = 0, bool ahead = false) {
+    return traverse(req_in_[sm], req_out_[slice], flits, offered, floor, ahead);
   }
-  Cycle traverse_reply(unsigned slice, unsigned sm, unsigned flits, Cycle offered,
-                       Cycle floor = 0) {
-    return traverse(resp_in_[slice], resp_out_[sm], flits, offered, floor);
+  Cycle traverse_reply(unsigned slice, unsigned sm, unsigned flits, Cycle offered, Cycle floor = 0,
+                       bool ahead = false) {
+    return traverse(resp_in_[slice], resp_out_[sm], flits, offered, floor, ahead);
   }
   uint64_t link_wait_cycles() const {
     uint64_t w = 0;
@@ -88,12 +91,12 @@ public:
 
 private:
   Cycle traverse(IntervalResource& in, IntervalResource& out, unsigned flits, Cycle offered,
-                 Cycle floor) {
+                 Cycle floor, bool ahead) {
     const Cycle ser = (flits + spec_.flits_per_cycle - 1) / spec_.flits_per_cycle;
     in.retire(floor);
     out.retire(floor);
-    Cycle s = in.acquire(offered, ser);
-    Cycle o = out.acquire(s, ser);
+    const Cycle s = ahead ? in.acquire_ahead(offered, ser) : in.acquire(offered, ser);
+    const Cycle o = ahead ? out.acquire_ahead(s, ser) : out.acquire(s, ser);
     return o + ser + spec_.latency;
   }
   XbarSpec spec_;

@@ -49,9 +49,11 @@ Cycle XbarModule::hlrc_packet(HlrcTraffic cls, unsigned sm, unsigned slice, unsi
   bytes_ += uint64_t(f) * spec_.flit_bytes;
   hlrc_count(cls, f);
   if (!ctx_.timed()) return offered;
-  const Cycle now = clk_.now(); // LT: nothing is offered before the kernel's time
-  return reply ? core_.traverse_reply(slice, sm, f, offered, now)
-               : core_.traverse_request(sm, slice, f, offered, now);
+  // LT: nothing is offered before the kernel's time. The legs of one message
+  // are booked in one call, ahead of the traffic AT offers in the meantime.
+  const Cycle now = clk_.now();
+  return reply ? core_.traverse_reply(slice, sm, f, offered, now, true)
+               : core_.traverse_request(sm, slice, f, offered, now, true);
 }
 
 } // namespace tlmgpu

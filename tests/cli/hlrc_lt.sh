@@ -7,8 +7,11 @@
 # owned line triggers contention syncs. So the number of hand-overs no longer
 # follows the quantum or the contention syncs: before, lt gave 640 to 16,090
 # grants against 3,042 in at (quantum 10,000 with the syncs off, 100 with
-# B = 1), now 2,724 to 2,727 (2026-11-28). Cycles stay below at (about
-# -29 %, the hand-over path's time), which the bounds below allow.
+# B = 1), now 2,724 to 2,727 (2026-11-28). Cycles: lt 56,001-57,574 against
+# 64,311 in at (-11 to -13 %) since at books hLRC's side-band legs ahead
+# (2026-11-29, IntervalResource::acquire_ahead); before, each leg pushed the
+# busy-until point of its links into the future, at gave 79,101 and lt was
+# 29 % below. The bound below (20 %) fails with that defect back.
 #
 # usage: bash tests/cli/hlrc_lt.sh <path-to-tlmgpu> <source-dir>
 set -u
@@ -53,8 +56,8 @@ below() { # name, percent, limit: one check that percent < limit
 below "lt grants, spread over the quantum and syncs" "$(spread_pct "${gs[@]}")" 5
 below "lt cycles, spread over the quantum and syncs" "$(spread_pct "${cs[@]}")" 20
 for i in 0 1 2; do # the settings with contention syncs on
-  below "lt grants ${gs[$i]} vs at $at_g" "$(pct "${gs[$i]}" "$at_g")" 20
-  below "lt cycles ${cs[$i]} vs at $at_c" "$(pct "${cs[$i]}" "$at_c")" 35
+  below "lt grants ${gs[$i]} vs at $at_g" "$(pct "${gs[$i]}" "$at_g")" 15
+  below "lt cycles ${cs[$i]} vs at $at_c" "$(pct "${cs[$i]}" "$at_c")" 20
 done
 
 # The episodes are what makes it: late atomics are counted, in lt only.

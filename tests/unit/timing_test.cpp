@@ -175,6 +175,40 @@ TEST_CASE("IntervalResource in CallOrder is BusyUntil whatever the call order",
   CHECK(r.spans() == 0);
 }
 
+TEST_CASE("IntervalResource in CallOrder: a span booked ahead holds up only what overlaps it",
+          "[timing][interval]") {
+  IntervalResource link(Booking::CallOrder);
+  CHECK(link.acquire(10, 4) == 10); // in order: [10,14)
+  // A side-band leg booked now for cycle 500 (its whole trip is booked in one
+  // call) must not push the busy-until point there.
+  CHECK(link.acquire_ahead(500, 4) == 500);
+  CHECK(link.free_at() == 504);
+  CHECK(link.acquire(20, 4) == 20); // not 504, as acquire() would give
+  CHECK(link.earliest(498, 4) == 504);
+  CHECK(link.acquire(498, 4) == 504); // overlaps the ahead span: steps over it
+  CHECK(link.acquire(400, 4) == 508); // in order: behind the latest in-order booking
+  // An ahead booking never starts before the busy-until point nor inside another.
+  CHECK(link.acquire_ahead(0, 4) == 512);
+  CHECK(link.acquire_ahead(600, 4) == 600);
+  CHECK(link.acquire_ahead(598, 4) == 604);
+  CHECK(link.busy(601));
+  CHECK_FALSE(link.busy(590));
+  CHECK(link.uses() == 8);
+  // Zero occupancy books nothing and does not start inside an ahead span.
+  CHECK(link.acquire(601, 0) == 608);
+  link.reset();
+  CHECK(link.free_at() == 0);
+  CHECK(link.acquire(0, 1) == 0);
+}
+
+TEST_CASE("IntervalResource in TimeOrder: acquire_ahead is acquire", "[timing][interval]") {
+  IntervalResource a, b;
+  for (Cycle t : {900, 100, 101, 898}) {
+    CHECK(a.acquire_ahead(t, 4) == b.acquire(t, 4));
+  }
+  CHECK(a.free_at() == b.free_at());
+}
+
 TEST_CASE("IntervalResource in time order: same load, never later than in call order",
           "[timing][interval]") {
   // Initiators each run ahead by up to a quantum: calls come in initiator
