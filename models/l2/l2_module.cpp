@@ -148,11 +148,17 @@ void L2Module::b_transport(Payload& t, sc_time& delay) {
 
 L2Outcome L2Module::serve(GpuAccess& a, Addr line, Payload& t, Cycle now, Cycle hold, bool replay,
                           Cycle arrival) {
+  // hLRC: the request is performed once the line is back from its previous
+  // owner (`hold`), so its atomic unit slots are booked from then on. Booked
+  // from `now`, LT's same-cycle requests for one line (every SM's, in call
+  // order) queued their atomics behind each other at the arrival cycle and
+  // each grant paid for all the earlier ones again on top of its hold.
+  const Cycle at = now + hold;
   if (!hlrc_ || !a.is_rmw())
-    return core_.access(a, line, t.get_data_ptr(), t.get_byte_enable_ptr(), now, replay);
-  L2Outcome out = core_.grant(a, line, t.get_data_ptr(), now, replay);
+    return core_.access(a, line, t.get_data_ptr(), t.get_byte_enable_ptr(), at, replay);
+  L2Outcome out = core_.grant(a, line, t.get_data_ptr(), at, replay);
   if (out.hit) { // the reply carries the line: the requester owns it from its arrival
-    const Cycle leave = ctx_.timed() ? now + hold + spec_.latency + out.extra_cycles : 0;
+    const Cycle leave = ctx_.timed() ? at + spec_.latency + out.extra_cycles : 0;
     if (!hlrc_channel_) hlrc_channel_ = &HlrcFabric::of(ctx_).channel();
     registry_.grant(line, a.src_sm, hlrc_channel_->grant_arrival(leave));
     ++*hlrc_grants_;

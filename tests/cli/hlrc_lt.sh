@@ -60,6 +60,22 @@ for i in 0 1 2; do # the settings with contention syncs on
   below "lt cycles ${cs[$i]} vs at $at_c" "$(pct "${cs[$i]}" "$at_c")" 20
 done
 
+# histogram-shared: every SM's 8 reds reach each bin line's home in the same
+# cycle in lt (call order), and the line is handed over 80 times. Each grant's
+# atomic must be timed from when the line is back, not from its arrival:
+# timed from the arrival, the k-th grant waited for the k-1 earlier ones'
+# atomic-unit slots on top of its hold (lt 24,577 against 15,821 in at on
+# titanv-paper, n = 262144; 15,463 since 2026-11-29).
+HS=(-p "$SRC/platforms/titanv-paper.json" -w histogram-shared --arg n=262144
+  --set l1.atomic_mode=hlrc --quiet)
+for mode in lt at; do
+  "$T" run "${HS[@]}" --timing $mode --out "$TMP/hs_$mode" >"$TMP/log" 2>&1
+  check "histogram-shared $mode: runs and matches the CPU" $?
+done
+hs_lt=$(cycles hs_lt)
+hs_at=$(cycles hs_at)
+below "histogram-shared lt $hs_lt vs at $hs_at" "$(pct "$hs_lt" "$hs_at")" 10
+
 # The episodes are what makes it: late atomics are counted, in lt only.
 n=$(stat_sum "$TMP/lt_q300_b1/stats.json" hlrc_late_atomics)
 [[ $n != none && $n -gt 0 ]]
