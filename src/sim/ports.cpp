@@ -30,7 +30,7 @@ Calendar::Calendar() {
 // The bucket of `when`, made (with its heap key) if that time has none yet.
 uint32_t Calendar::bucket_at(uint64_t when) {
   size_t slot;
-  if (const uint32_t found = at_.find(when, slot); found != TimeIndex::kNone) return found;
+  if (const uint32_t found = at_.find(when, slot); found != U64Index::kNone) return found;
   uint32_t b;
   if (free_.empty()) {
     b = uint32_t(buckets_.size());
