@@ -123,7 +123,7 @@ void XbarModule::serve_input(unsigned sm) {
   TargetPort& in = *sm_ports[sm];
   while (in.has_request()) {
     Payload& t = in.front();
-    const unsigned slice = route(t.get_address());
+    const unsigned slice = route_at(t.get_address());
     Output& o = out_[slice];
     if (o.reserved >= out_capacity_) {
       if (!input_blocked_[sm]) {
