@@ -54,7 +54,7 @@ void L1Module::schedule_step(Cycle at) {
 void L1Module::wake() {
   if (!stalled_ || in_step_) return kick();
   woken_ = true;
-  const sc_time t = sc_time_stamp();
+  const sc_time t = sim_now();
   Cycle at = clk_.at_or_after(t);
   if (clk_.cycles(at) == t && waker_ == Waker::NextEdge) ++at;
   at = std::max(at, next_step_);

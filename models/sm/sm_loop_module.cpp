@@ -13,6 +13,33 @@ using namespace sc_core;
 
 namespace tlmgpu {
 
+// Which masks a slot belongs to, from its state (refresh and check_masks).
+std::array<bool, WarpMasks::kSets> SmModule::mask_bits(const WarpSlot& w) {
+  const bool live = w.valid && !w.exited;
+  const WarpInstr* p = live ? w.warp->pending() : nullptr;
+  std::array<bool, WarpMasks::kSets> in{};
+  in[WarpMasks::Valid] = w.valid;
+  in[WarpMasks::Memory] = w.valid && (w.outstanding > 0 || w.exited);
+  in[WarpMasks::Barrier] = w.valid && w.at_barrier;
+  in[WarpMasks::Global] = p && is_global_memory(p->kind);
+  in[WarpMasks::Candidate] = live && !w.at_barrier && w.outstanding == 0;
+  return in;
+}
+
+void SmModule::refresh(uint32_t slot) {
+  const auto in = mask_bits(warps_[slot]);
+  for (uint8_t set = 0; set < WarpMasks::kSets; ++set)
+    masks_.set(WarpMasks::Set(set), slot, in[set]);
+}
+
+void SmModule::check_masks() const {
+  for (uint32_t slot = 0; slot < warps_.size(); ++slot) {
+    const auto in = mask_bits(warps_[slot]);
+    for (uint8_t set = 0; set < WarpMasks::kSets; ++set)
+      TLMGPU_CHECK(masks_.test(WarpMasks::Set(set), slot) == in[set] && "warp masks out of step");
+  }
+}
+
 // A cycle in which no warp issued: why (judged from the warps' state now),
 // and the next cycle something may issue (~0: only an event can wake the
 // SM). One pass over the warp slots for both.
@@ -21,31 +48,43 @@ SmModule::Idle SmModule::idle(Cycle now) {
   bool mem = false, bar = false, any = false, lsu = false, gate = false;
   const bool open = lsu_open();
   const bool lt = ctx_.mode == TimingMode::LT;
-  for (const WarpSlot& w : warps_) {
-    if (!w.valid) continue;
-    any = true;
-    mem = mem || w.outstanding > 0 || w.exited;
-    bar = bar || w.at_barrier;
-    if (w.exited) { // lt: it frees its slot once its writes are acknowledged
-      if (lt) next = std::min(next, std::max(w.writes_done, now + 1));
-      continue;
+  if (scan_by_masks()) {
+    // The loop below, answered by the masks: the same flags and the same
+    // earliest ready cycle, visiting only the warps that may issue.
+    any = masks_.any(WarpMasks::Valid);
+    mem = masks_.any(WarpMasks::Memory);
+    bar = masks_.any(WarpMasks::Barrier);
+    lsu = !open && masks_.any(WarpMasks::Global);
+    masks_.for_each_candidate(WarpMasks::kAll, open, [&](uint32_t slot) {
+      next = std::min(next, std::max(warps_[slot].ready_at, now + 1));
+    });
+  } else {
+    for (const WarpSlot& w : warps_) {
+      if (!w.valid) continue;
+      any = true;
+      mem = mem || w.outstanding > 0 || w.exited;
+      bar = bar || w.at_barrier;
+      if (w.exited) { // lt: it frees its slot once its writes are acknowledged
+        if (lt) next = std::min(next, std::max(w.writes_done, now + 1));
+        continue;
+      }
+      // A warp the issue gate holds wakes when it opens. The gate is asked
+      // only about a warp that could issue otherwise, as in issue_cycle(): one
+      // at a barrier or waiting for memory has issued its pending instruction,
+      // and a gate may act on what it is told (mark the warp as stopped).
+      if (gate_ && !w.at_barrier && w.outstanding == 0 && gated(w, *w.warp->pending()) &&
+          gate_->check(gate_warp(uint32_t(&w - warps_.data())), *w.warp->pending(), false) ==
+              IssueGate::Verdict::Wait) {
+        gate = true;
+        continue;
+      }
+      // A warp waiting for the LD/ST unit wakes on an acknowledgement (AT).
+      if (!open && is_global_memory(w.warp->pending()->kind)) {
+        lsu = true;
+        continue;
+      }
+      if (!w.at_barrier && w.outstanding == 0) next = std::min(next, std::max(w.ready_at, now + 1));
     }
-    // A warp the issue gate holds wakes when it opens. The gate is asked
-    // only about a warp that could issue otherwise, as in issue_cycle(): one
-    // at a barrier or waiting for memory has issued its pending instruction,
-    // and a gate may act on what it is told (mark the warp as stopped).
-    if (gate_ && !w.at_barrier && w.outstanding == 0 && gated(w, *w.warp->pending()) &&
-        gate_->check(gate_warp(uint32_t(&w - warps_.data())), *w.warp->pending(), false) ==
-            IssueGate::Verdict::Wait) {
-      gate = true;
-      continue;
-    }
-    // A warp waiting for the LD/ST unit wakes on an acknowledgement (AT).
-    if (!open && is_global_memory(w.warp->pending()->kind)) {
-      lsu = true;
-      continue;
-    }
-    if (!w.at_barrier && w.outstanding == 0) next = std::min(next, std::max(w.ready_at, now + 1));
   }
   for (Cycle b : sched_busy_until_)
     if (b > now) next = std::min(next, b);

@@ -98,6 +98,7 @@ void SmModule::issue_global(uint32_t slot, const WarpInstr& in, Cycle now) {
       mark_in_flight(*p, InFlight{slot, r.lane_mask, r.size, posted});
       if (!posted) {
         ++w.outstanding;
+        refresh(slot);
         lsu_port_.send(*p);
       } else if (lsu_open()) {
         note_write(w, 1);
@@ -166,11 +167,14 @@ void SmModule::on_lsu_response(Payload& t) {
   p.release();
   if (barrier) { // the warp arrives at the barrier now
     --w.outstanding;
+    refresh(slot);
     enter_barrier(slot, clk_.now());
     response_.notify(SC_ZERO_TIME);
     return;
   }
-  if (--w.outstanding == 0) {
+  --w.outstanding;
+  refresh(slot);
+  if (w.outstanding == 0) {
     w.ready_at = std::max(w.ready_at, clk_.now() + 1); // a fence may add its latency
     advance(slot);
     response_.notify(SC_ZERO_TIME);

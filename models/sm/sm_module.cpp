@@ -110,6 +110,7 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
   for (auto& st : stages_)
     barriers_down_path_ = barriers_down_path_ || st->orders_barriers();
   attach_gate();
+  masks_.resize(spec_.max_warps, spec_.schedulers);
 }
 
 SramClaim SmModule::sram_claim() const {
@@ -200,6 +201,11 @@ void SmModule::start_cta(uint32_t cta_linear) {
 // Resume the coroutine: it runs host-side C++ until its next instruction (or
 // the end). An exception inside the kernel becomes a SimError naming the warp.
 void SmModule::advance(uint32_t slot) {
+  resume(slot);
+  refresh(slot); // a new pending instruction, or the warp exited or left
+}
+
+void SmModule::resume(uint32_t slot) {
   WarpSlot& w = warps_[slot];
   if (!ordered_done(w)) return; // the same instruction issues again (its next half)
   w.warp->complete();
@@ -220,6 +226,7 @@ void SmModule::retire_warp(uint32_t slot) {
   WarpSlot& w = warps_[slot];
   CtaSlot& cta = ctas_[w.cta_slot];
   w.exited = true;
+  refresh(slot);
   --cta.live_warps;
   if (gate_) gate_->warp_exited(gate_warp(slot));
   // Exited warps no longer count toward a barrier the others wait at.
@@ -243,6 +250,7 @@ void SmModule::free_warp(uint32_t slot) {
   w.task = WarpTask{};
   w.warp.reset();
   w.valid = false;
+  refresh(slot);
   if (--cta.resident_warps == 0) {
     cta.valid = false;
     --live_ctas_;
@@ -253,6 +261,7 @@ void SmModule::free_warp(uint32_t slot) {
 
 void SmModule::enter_barrier(uint32_t slot, Cycle now) {
   warps_[slot].at_barrier = true;
+  refresh(slot);
   ++ctas_[warps_[slot].cta_slot].at_barrier;
   arrive_barrier(slot, now);
 }
@@ -267,7 +276,7 @@ void SmModule::arrive_barrier(uint32_t slot, Cycle now) {
     if (!warps_[s].valid || warps_[s].cta_slot != c || !warps_[s].at_barrier) continue;
     warps_[s].at_barrier = false;
     warps_[s].ready_at = ctx_.timed() ? now + 1 : now;
-    advance(s);
+    advance(s); // refreshes the masks
   }
 }
 
@@ -317,6 +326,9 @@ void SmModule::issue(uint32_t slot, Cycle now) {
 
 // One cycle of the schedulers. Returns whether anything issued.
 bool SmModule::issue_cycle(Cycle now) {
+#ifdef TLMGPU_CHECK_WARP_MASKS
+  check_masks();
+#endif
   // AT frees an exited warp's slot in writes_acked, so only lt scans here.
   if (exited_waiting_ > 0 && !ctx_.at()) retire_exited(now);
   bool any = false;
@@ -340,9 +352,18 @@ bool SmModule::issue_cycle(Cycle now) {
     std::optional<uint32_t> pick = schedulers_[s]->sticky();
     if (!pick || !ready(*pick)) {
       views_.clear();
-      for (uint32_t slot = s; slot < warps_.size(); slot += n)
-        if (const WarpInstr* p = ready(slot))
-          views_.push_back(WarpView{slot, true, true, warps_[slot].age, p->kind});
+      if (scan_by_masks()) { // ready(), for only the slots that may issue
+        masks_.for_each_candidate(s, lsu_open(), [&](uint32_t slot) {
+          const WarpSlot& w = warps_[slot];
+          if (w.ready_at > now) return;
+          if (const WarpInstr* p = w.warp->pending())
+            views_.push_back(WarpView{slot, true, true, w.age, p->kind});
+        });
+      } else {
+        for (uint32_t slot = s; slot < warps_.size(); slot += n)
+          if (const WarpInstr* p = ready(slot))
+            views_.push_back(WarpView{slot, true, true, warps_[slot].age, p->kind});
+      }
       if (views_.empty()) continue;
       pick = schedulers_[s]->pick(views_);
     }

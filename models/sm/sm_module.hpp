@@ -11,11 +11,13 @@
 #include "models/shared_mem/shared_mem_core.hpp"
 #include "models/sm/coalescer.hpp"
 #include "models/sm/scheduler.hpp"
+#include "models/sm/warp_masks.hpp"
 #include "tlmgpu/device_memory.hpp"
 #include "tlmgpu/sim/kernel.hpp"
 #include "tlmgpu/sim/path_stage.hpp"
 #include "tlmgpu/simt/instr_probe.hpp"
 
+#include <array>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -158,7 +160,16 @@ private:
   void issue_global(uint32_t slot, const WarpInstr& in, Cycle now);
   void issue_shared(uint32_t slot, const WarpInstr& in, Cycle now);
   void arrive_barrier(uint32_t slot, Cycle now);
-  void advance(uint32_t slot);     // resume the coroutine after its instruction completed
+  void advance(uint32_t slot); // resume the coroutine after its instruction completed
+  void resume(uint32_t slot);  // advance() without refreshing the masks
+  // Sets masks_ from warps_[slot]; called after every change of a slot's
+  // valid, exited, at_barrier, outstanding or pending instruction.
+  void refresh(uint32_t slot);
+  // AT without an issue gate: issue_cycle() and idle() read masks_ instead
+  // of scanning every slot (a gate is asked about each warp, so it scans).
+  bool scan_by_masks() const { return ctx_.at() && !gate_; }
+  void check_masks() const; // TLMGPU_CHECK_WARP_MASKS builds: masks_ against the slots
+  static std::array<bool, WarpMasks::kSets> mask_bits(const WarpSlot& w);
   void retire_warp(uint32_t slot); // its coroutine finished
   void free_warp(uint32_t slot);   // ... and its writes are acknowledged
   // Non-blocking writes (sm_ordering_module.cpp).
@@ -208,6 +219,7 @@ private:
   std::vector<std::unique_ptr<SchedulerPolicy>> schedulers_;
   std::vector<Cycle> sched_busy_until_;
   std::vector<WarpSlot> warps_;
+  WarpMasks masks_;
   std::vector<CtaSlot> ctas_;
   std::vector<WarpView> views_;
   const KernelLaunch* kernel_ = nullptr;

@@ -106,6 +106,7 @@ void SmModule::writes_acked(uint32_t slot, uint32_t n) {
   const auto then = std::exchange(w.after_writes, WarpSlot::AfterWrites::None);
   if (then == WarpSlot::AfterWrites::None) return;
   --w.outstanding;
+  refresh(slot);
   const Cycle now = clk_.now();
   w.ready_at = std::max(w.ready_at, now + 1);
   if (then == WarpSlot::AfterWrites::Fence)
@@ -123,6 +124,7 @@ bool SmModule::wait_for_writes(uint32_t slot, WarpSlot::AfterWrites then) {
   if (!ctx_.at() || w.writes == 0 || skip_write_wait_) return false;
   w.after_writes = then;
   ++w.outstanding;
+  refresh(slot);
   return true;
 }
 
@@ -294,6 +296,7 @@ void SmModule::send_ordering(uint32_t slot, Cycle now, FenceKind kind) {
   if (ctx_.at()) {
     mark_in_flight(*p, InFlight{slot, 0, 0, false, barrier, !barrier});
     ++w.outstanding;
+    refresh(slot);
     lsu_port_.send(*p);
     return;
   }

@@ -100,18 +100,18 @@ void XbarModule::b_transport(unsigned sm, Payload& t, sc_time& delay) {
   // Every initiator's local time is at or after the kernel's, so nothing is
   // offered before `now` any more: the links may forget what ended by then.
   const Cycle now = clk_.now();
-  const Cycle offered = clk_.at_or_after(sc_time_stamp() + delay);
+  const Cycle offered = clk_.at_or_after(sim_now() + delay);
   const Cycle at_slice =
       jittered(core_.traverse_request(sm, slice, core_.flits(core_.request_bytes(a)), offered, now),
                last_request_, 0);
   req_latency_.sample(double(at_slice - offered));
-  delay = clk_.cycles(at_slice) - sc_time_stamp();
+  delay = clk_.cycles(at_slice) - sim_now();
   slice_ports[slice]->b_transport(t, delay);
-  const Cycle back = clk_.at_or_after(sc_time_stamp() + delay);
+  const Cycle back = clk_.at_or_after(sim_now() + delay);
   const Cycle at_sm =
       jittered(core_.traverse_reply(slice, sm, core_.flits(core_.reply_bytes(a)), back, now),
                last_reply_, 0);
-  delay = clk_.cycles(at_sm) - sc_time_stamp();
+  delay = clk_.cycles(at_sm) - sim_now();
 }
 
 unsigned XbarModule::debug(Payload& t) {
@@ -123,7 +123,7 @@ void XbarModule::serve_input(unsigned sm) {
   TargetPort& in = *sm_ports[sm];
   while (in.has_request()) {
     Payload& t = in.front();
-    const unsigned slice = route(t.get_address());
+    const unsigned slice = route_at(t.get_address());
     Output& o = out_[slice];
     if (o.reserved >= out_capacity_) {
       if (!input_blocked_[sm]) {

@@ -66,6 +66,21 @@ private:
     const int dev = ctx_.address_map.device_of(a);
     return dev >= 0 ? slices_ + unsigned(dev) : ctx_.address_map.slice_of(a);
   }
+  // route() through a direct-mapped memo of recent addresses: AT routes an
+  // input's front request again on every retry, and the hashed map is real
+  // divisions on 24 channels (issue 13: 538 K routings for 347 K requests,
+  // 2.7 % of the AT histogram's instructions). route() is a pure function
+  // of the address, so a hit answers exactly what it would.
+  unsigned route_at(Addr a) {
+    RouteMemo& m = route_memo_[(a >> 7) % route_memo_.size()];
+    if (m.addr != a) m = RouteMemo{a, route(a)};
+    return m.slice;
+  }
+  struct RouteMemo {
+    Addr addr = ~Addr{0}; // no access starts at the last byte of memory and is routed
+    unsigned slice = 0;
+  };
+  std::array<RouteMemo, 1024> route_memo_;
 
   SimContext& ctx_;
   const XbarSpec& spec_;

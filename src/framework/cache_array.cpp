@@ -21,6 +21,7 @@ CacheArray::CacheArray(uint32_t sets, uint32_t ways, uint32_t line_bytes, uint32
   stamps_.assign(lines_.size(), 0);
   line_shift_ = static_cast<unsigned>(std::countr_zero(line_bytes));
   sets_pow2_ = std::has_single_bit(sets);
+  indexed_ = ways >= kIndexWays;
 }
 
 CacheLine& CacheArray::allocate(Addr line, CacheLine* victim_out, bool* evicted) {
@@ -47,7 +48,14 @@ CacheLine& CacheArray::allocate(Addr line, CacheLine* victim_out, bool* evicted)
   }
   v->line = line;
   v->valid = true;
-  tags_[size_t(v - lines_.data())] = line;
+  const size_t pos = size_t(v - lines_.data());
+  if (indexed_) {
+    if (tags_[pos] != kNoTag) index_.erase(tags_[pos]); // the victim
+    size_t slot;
+    index_.find(line, slot);
+    index_.insert(slot, line, uint32_t(pos));
+  }
+  tags_[pos] = line;
   v->valid_bytes.clear();
   v->dirty_bytes.clear();
   v->meta = 0;

@@ -1,5 +1,6 @@
 #include "tlmgpu/sim/ports.hpp"
 #include "tlmgpu/invariant.hpp"
+#include "tlmgpu/sim/clock.hpp"
 
 #include <algorithm>
 
@@ -30,7 +31,7 @@ Calendar::Calendar() {
 // The bucket of `when`, made (with its heap key) if that time has none yet.
 uint32_t Calendar::bucket_at(uint64_t when) {
   size_t slot;
-  if (const uint32_t found = at_.find(when, slot); found != TimeIndex::kNone) return found;
+  if (const uint32_t found = at_.find(when, slot); found != U64Index::kNone) return found;
   uint32_t b;
   if (free_.empty()) {
     b = uint32_t(buckets_.size());
@@ -46,7 +47,7 @@ uint32_t Calendar::bucket_at(uint64_t when) {
 }
 
 void Calendar::schedule(const sc_time& delay, InlineFn fn) {
-  const uint64_t when = (sc_time_stamp() + delay).value();
+  const uint64_t when = (sim_now() + delay).value();
   // Wake the calendar exactly when the single heap of (time, order) did: when
   // no step is due at or before `when`. The running bucket is off the heap,
   // but its steps still to run count (a zero-delay step added behind them
@@ -62,7 +63,7 @@ void Calendar::schedule(const sc_time& delay, InlineFn fn) {
 }
 
 void Calendar::run() {
-  const uint64_t now = sc_time_stamp().value();
+  const uint64_t now = sim_now().value();
   while (!heap_.empty() && heap_.front().when <= now) {
     const Key k = heap_.front();
     std::pop_heap(heap_.begin(), heap_.end(), std::greater<Key>());

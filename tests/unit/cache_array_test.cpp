@@ -177,3 +177,34 @@ TEST_CASE("byte mask: word-wise from_enables and copy_masked match the byte-wise
     REQUIRE(std::equal(dst, dst + 128, want));
   }
 }
+
+// Sets of 64 or more ways find lines through an index (cache_array.hpp,
+// kIndexWays); it must agree with the lines themselves through allocations,
+// evictions and invalidations, hits and misses alike.
+TEST_CASE("wide sets: the line index agrees with the lines", "[cache_array]") {
+  CacheArray a(4, 64, 128, 32);
+  std::mt19937_64 rng(11);
+  auto brute = [&](Addr line) {
+    const CacheLine* hit = nullptr;
+    a.for_each_valid([&](const CacheLine& l) {
+      if (l.line == line) hit = &l;
+    });
+    return hit;
+  };
+  for (int round = 0; round < 20000; ++round) {
+    const Addr line = (rng() % 1200) * 128; // 1200 lines over 256 ways: evictions
+    CacheLine* l = a.find(line);
+    REQUIRE(l == brute(line));
+    if (!l) {
+      bool evicted = false;
+      CacheLine victim;
+      CacheLine& got = a.allocate(line, &victim, &evicted);
+      REQUIRE(a.find(line) == &got);
+      if (evicted) REQUIRE(a.find(victim.line) == nullptr);
+    } else if (rng() % 3 == 0) {
+      a.invalidate(*l);
+      REQUIRE(a.find(line) == nullptr);
+    }
+  }
+  REQUIRE(a.valid_lines() > 200);
+}

@@ -8,6 +8,13 @@
 
 namespace tlmgpu {
 
+// sc_time_stamp() inline: the library's function is an out-of-line call
+// that only reads the context's time, and AT asks for the time on every
+// step (issue 13: the calls were 1.7 % of the AT histogram's instructions).
+inline const sc_core::sc_time& sim_now() {
+  return sc_core::sc_get_curr_simcontext()->time_stamp();
+}
+
 class Clock {
 public:
   // The kernel's time resolution is set to 1 fs by the simulation context, so
@@ -21,10 +28,10 @@ public:
   Cycle at(const sc_core::sc_time& t) const { return t.value() / ticks_; }
   // Smallest cycle whose start is at or after t.
   Cycle at_or_after(const sc_core::sc_time& t) const { return (t.value() + ticks_ - 1) / ticks_; }
-  Cycle now() const { return at(sc_core::sc_time_stamp()); }
+  Cycle now() const { return at(sim_now()); }
   // Absolute time of the start of cycle c, as a delay from now (>= 0).
   sc_core::sc_time until(Cycle c) const {
-    sc_core::sc_time abs = cycles(c), now = sc_core::sc_time_stamp();
+    sc_core::sc_time abs = cycles(c), now = sim_now();
     return abs > now ? abs - now : sc_core::SC_ZERO_TIME;
   }
   const sc_core::sc_time& period() const { return period_; }

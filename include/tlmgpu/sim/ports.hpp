@@ -19,8 +19,8 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "tlmgpu/sim/port_probe.hpp"
-#include "tlmgpu/sim/time_index.hpp"
 #include "tlmgpu/stats.hpp"
+#include "tlmgpu/u64_index.hpp"
 
 #include <deque>
 #include <functional>
@@ -85,7 +85,7 @@ private:
   void run();
   uint32_t bucket_at(uint64_t when);
   std::vector<Key> heap_;                      // min-heap by time
-  TimeIndex at_;                               // time -> its bucket
+  U64Index at_;                                // time -> its bucket
   std::vector<std::vector<InlineFn>> buckets_; // kept with their capacity for reuse
   std::vector<uint32_t> free_;
   size_t pending_ = 0;

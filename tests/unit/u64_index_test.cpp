@@ -1,7 +1,7 @@
-// The calendar's time -> bucket index (include/tlmgpu/sim/time_index.hpp)
+// U64Index (include/tlmgpu/u64_index.hpp), the calendar's and wide caches' index,
 // against std::map under random inserts and erases, with growth and
 // colliding probe runs.
-#include "tlmgpu/sim/time_index.hpp"
+#include "tlmgpu/u64_index.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -10,8 +10,8 @@
 
 using namespace tlmgpu;
 
-TEST_CASE("TimeIndex finds what was inserted and forgets what was erased", "[calendar]") {
-  TimeIndex idx;
+TEST_CASE("U64Index finds what was inserted and forgets what was erased", "[calendar]") {
+  U64Index idx;
   std::map<uint64_t, uint32_t> ref;
   std::mt19937_64 rng(7);
   for (int round = 0; round < 20000; ++round) {
@@ -20,7 +20,7 @@ TEST_CASE("TimeIndex finds what was inserted and forgets what was erased", "[cal
     size_t slot;
     const uint32_t got = idx.find(when, slot);
     auto it = ref.find(when);
-    REQUIRE((it == ref.end() ? TimeIndex::kNone : it->second) == got);
+    REQUIRE((it == ref.end() ? U64Index::kNone : it->second) == got);
     if (it == ref.end()) {
       idx.insert(slot, when, uint32_t(round));
       ref[when] = uint32_t(round);
