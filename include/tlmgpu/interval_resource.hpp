@@ -122,6 +122,26 @@ public:
     if (spans_.size() - head_ > kMaxSpans) fold_oldest();
   }
 
+  // Books every free cycle of [from, to): the resource is held for a while
+  // (e.g. an in-order input stalled behind its head request), so whatever
+  // arrives in that window waits for its end. Not counted in the stats.
+  void occupy(Cycle from, Cycle to) {
+    if (!time_order_) {
+      free_at_ = std::max(free_at_, to);
+      return;
+    }
+    while (from < to) {
+      const Cycle s = earliest(from, 1);
+      if (s >= to) return;
+      // The free gap at s ends where the next span begins (or at `to`).
+      auto next = std::upper_bound(spans_.begin() + std::ptrdiff_t(head_), spans_.end(), s,
+                                   [](Cycle a, const Span& x) { return a < x.begin; });
+      const Cycle e = next == spans_.end() ? to : std::min(to, next->begin);
+      book(s, e - s);
+      from = e;
+    }
+  }
+
   // No request will arrive before `before` any more (LT: the kernel's time,
   // since initiators only run ahead of it): forget what ended by then.
   void retire(Cycle before) {

@@ -152,6 +152,21 @@ void L1Module::lt_hlrc_budget(Addr line, Cycle at) {
     hlrc_release(*wb, granted, HlrcRelease::Handover);
 }
 
+// LT: AT's L1 takes requests in order, and one to a line whose grant is on
+// its way when that grant already serves l1.mshr_max_merge requests cannot
+// merge: it stalls the L1's head, and every request behind it, until the
+// grant arrives. Returns that cycle (0: no stall). The caller holds the L1's
+// input until then, so later requests of this SM wait as they do in AT.
+Cycle L1Module::lt_hlrc_head_stall(Addr line, Cycle at) const {
+  for (const auto* episodes : {&hlrc_->held, &hlrc_->lost}) {
+    auto h = episodes->find(line);
+    if (h != episodes->end() && at >= h->second.asked && at < h->second.granted &&
+        h->second.merged >= spec_.mshr_max_merge)
+      return h->second.granted;
+  }
+  return 0;
+}
+
 // LT / functional: the ownership request is a nested b_transport; the grant
 // is installed on return (nothing else runs in between, so no revocation).
 // serve() found the line not owned here.

@@ -129,7 +129,14 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
     ready = timed ? clk_.at_or_after(base + d) : ready;
   };
   bool sent = false; // a write-through store already sent with its fetch
-  if (hlrc_ && a.is_rmw() && ctx_.mode == TimingMode::LT) lt_hlrc_budget(line, start);
+  // hLRC in LT: the episode a request belongs to follows its arrival, not
+  // its start, which AT's head-of-line stall may push past the grant (the
+  // request still waited in the L1 for that grant, as in AT).
+  if (hlrc_ && a.is_rmw() && ctx_.mode == TimingMode::LT) {
+    if (const Cycle until = lt_hlrc_head_stall(line, arrival); until > start + 1)
+      pipe_.occupy(start + 1, until); // AT's head-of-line stall
+    lt_hlrc_budget(line, arrival);
+  }
   for (bool replay = false;; replay = true) {
     Step s = serve(t, replay, ready);
     ready = std::max(ready, s.not_before);
@@ -156,9 +163,9 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
       ready = lt_fetch(line, s.fetch_sectors, a.src_sm, ready) + write;
       continue; // served again: the fill is in the array now
     }
-    if (s.kind == Step::Kind::Own) ready = lt_hlrc_own(t, start, ready);
+    if (s.kind == Step::Kind::Own) ready = lt_hlrc_own(t, arrival, ready);
     if (s.kind == Step::Kind::Done && hlrc_ && a.is_rmw() && ctx_.mode == TimingMode::LT)
-      lt_hlrc_local(line, start);
+      lt_hlrc_local(line, arrival);
     if (s.kind == Step::Kind::Remote) {
       ++forwarded_;
       ready = lt_remote(a, line, ready, [&](Cycle& at) {

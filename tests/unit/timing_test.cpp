@@ -201,6 +201,20 @@ TEST_CASE("IntervalResource in CallOrder: a span booked ahead holds up only what
   CHECK(link.acquire(0, 1) == 0);
 }
 
+TEST_CASE("IntervalResource::occupy holds every free cycle of a window", "[timing][interval]") {
+  IntervalResource in; // time order
+  CHECK(in.acquire(10, 1) == 10);
+  CHECK(in.acquire(14, 2) == 14); // [14,16)
+  in.occupy(11, 20);              // the input stalls until 20
+  CHECK(in.spans() == 1);         // [10,20) as one span
+  CHECK(in.acquire(12, 1) == 20); // what arrives in the window waits for its end
+  CHECK(in.acquire(5, 1) == 5);   // what came before is not held
+  CHECK(in.uses() == 4);          // occupy() books without counting a use
+  IntervalResource ordered(Booking::CallOrder);
+  ordered.occupy(0, 30);
+  CHECK(ordered.acquire(3, 1) == 30);
+}
+
 TEST_CASE("IntervalResource in TimeOrder: acquire_ahead is acquire", "[timing][interval]") {
   IntervalResource a, b;
   for (Cycle t : {900, 100, 101, 898}) {
