@@ -127,7 +127,7 @@ public:
   // arrives in that window waits for its end. Not counted in the stats.
   void occupy(Cycle from, Cycle to) {
     if (!time_order_) {
-      free_at_ = std::max(free_at_, to);
+      if (from < to) book(from, to - from); // busy-until: held until `to`
       return;
     }
     while (from < to) {

@@ -136,35 +136,33 @@ void L1Module::lt_hlrc_local(Addr line, Cycle at) {
   if (h->second.contended) WaitTally::add(1);
 }
 
-// LT: a request to a contended owned line before its grant arrived, when the
-// grant already serves l1.mshr_max_merge requests. AT stalls it until the
-// grant arrives, and by then another SM's recall is waiting (the line is
-// contended), so the line goes after the merged requests and this one asks
-// again. Here the line goes back to its home at the grant's arrival and the
-// request asks for it anew.
-void L1Module::lt_hlrc_budget(Addr line, Cycle at) {
+// LT: a request to a line whose grant is on its way when that grant already
+// serves l1.mshr_max_merge requests. AT's L1 takes requests in order, so it
+// cannot merge: it stalls the L1's head, and every request behind it, until
+// the grant arrives. Returns that cycle (0: no stall); the caller holds the
+// L1's input until then. If the line is contended, by then another SM's
+// recall is waiting, so in AT the line goes after the merged requests and
+// this one asks again: here the line goes back to its home at the grant's
+// arrival and the request asks for it anew.
+Cycle L1Module::lt_hlrc_budget(Addr line, Cycle at) {
+  const auto full = [&](const Hlrc::Episode& e) {
+    return at < e.granted && e.merged >= spec_.mshr_max_merge;
+  };
   auto h = hlrc_->held.find(line);
-  if (h == hlrc_->held.end() || !h->second.contended || at >= h->second.granted ||
-      h->second.merged < spec_.mshr_max_merge)
-    return;
-  const Cycle granted = h->second.granted;
-  if (std::optional<Writeback> wb = core_.give_up(line))
-    hlrc_release(*wb, granted, HlrcRelease::Handover);
-}
-
-// LT: AT's L1 takes requests in order, and one to a line whose grant is on
-// its way when that grant already serves l1.mshr_max_merge requests cannot
-// merge: it stalls the L1's head, and every request behind it, until the
-// grant arrives. Returns that cycle (0: no stall). The caller holds the L1's
-// input until then, so later requests of this SM wait as they do in AT.
-Cycle L1Module::lt_hlrc_head_stall(Addr line, Cycle at) const {
-  for (const auto* episodes : {&hlrc_->held, &hlrc_->lost}) {
-    auto h = episodes->find(line);
-    if (h != episodes->end() && at >= h->second.asked && at < h->second.granted &&
-        h->second.merged >= spec_.mshr_max_merge)
-      return h->second.granted;
+  const bool held_full = h != hlrc_->held.end() && full(h->second);
+  Cycle stall = 0;
+  if (held_full && at >= h->second.asked) {
+    stall = h->second.granted;
+  } else if (auto l = hlrc_->lost.find(line);
+             l != hlrc_->lost.end() && full(l->second) && at >= l->second.asked) {
+    stall = l->second.granted;
   }
-  return 0;
+  if (held_full && h->second.contended) {
+    const Cycle granted = h->second.granted;
+    if (std::optional<Writeback> wb = core_.give_up(line))
+      hlrc_release(*wb, granted, HlrcRelease::Handover);
+  }
+  return stall;
 }
 
 // LT / functional: the ownership request is a nested b_transport; the grant

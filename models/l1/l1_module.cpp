@@ -133,9 +133,8 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
   // its start, which AT's head-of-line stall may push past the grant (the
   // request still waited in the L1 for that grant, as in AT).
   if (hlrc_ && a.is_rmw() && ctx_.mode == TimingMode::LT) {
-    if (const Cycle until = lt_hlrc_head_stall(line, arrival); until > start + 1)
+    if (const Cycle until = lt_hlrc_budget(line, arrival); until > start + 1)
       pipe_.occupy(start + 1, until); // AT's head-of-line stall
-    lt_hlrc_budget(line, arrival);
   }
   for (bool replay = false;; replay = true) {
     Step s = serve(t, replay, ready);

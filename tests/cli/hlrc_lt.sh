@@ -63,7 +63,7 @@ for i in 0 1 2; do # the settings with contention syncs on
 done
 # AT's head-of-line stall (an L1 whose head request cannot merge into its
 # line's full pending grant holds every request behind it): modelled in lt
-# since 2026-11-29 (L1Module::lt_hlrc_head_stall). Without it lt is 12.5 %
+# since 2026-11-29 (L1Module::lt_hlrc_budget). Without it lt is 12.5 %
 # below at with the default syncs (56,295 / 56,001 against 64,311).
 for i in 0 1; do
   below "lt cycles ${cs[$i]} vs at $at_c, syncs at 50 cycles" "$(pct "${cs[$i]}" "$at_c")" 8
