@@ -165,13 +165,14 @@ Cycle L1Module::lt_hlrc_budget(Addr line, Cycle at) {
   return stall;
 }
 
-// LT / functional: the ownership request is a nested b_transport; the grant
-// is installed on return (nothing else runs in between, so no revocation).
-// serve() found the line not owned here.
+// The ownership request's two carriers. serve() found the line not owned
+// here and dropped our copy (its write-back is already on its way); what
+// differs is only how the request travels and when its grant is installed.
+
+// LT / functional: a nested b_transport; the grant is installed on return
+// (nothing else runs in between, so no revocation).
 Cycle L1Module::lt_hlrc_own(Payload& t, Cycle start, Cycle ready) {
   const Addr line = t.get_address();
-  // Our copy is dropped; its dirty bytes (write_back only) reach L2 first.
-  if (auto wb = core_.atomic(line, core_.array().all_sectors())) lt_write_back(*wb, ready);
   const bool lt = ctx_.mode == TimingMode::LT;
   if (lt)
     if (std::optional<Cycle> late = lt_hlrc_late(t, start)) return std::max(ready, *late);
@@ -198,14 +199,14 @@ Cycle L1Module::lt_hlrc_own(Payload& t, Cycle start, Cycle ready) {
   return ready;
 }
 
-// AT. attempt() found no MSHR entry for the line and serve() found it not
-// owned here.
+// AT: an MSHR entry (later requests to the line wait behind it) and a packet;
+// the grant arrives in hlrc_on_grant. attempt() found no MSHR entry for the
+// line and sent our copy's write-back before this entry exists, so it is not
+// noted as overlapping a fill (a grant is not a fill). A full MSHR table
+// stalls the request with the copy already dropped, as a miss's eviction.
 bool L1Module::hlrc_own(Payload& t) {
   const Addr line = t.get_address();
   if (mshr_.probe(line) == MshrOutcome::NoEntry) return ++stall_mshr_, false;
-  // Before the MSHR entry exists, so the write-back is not noted as
-  // overlapping a fill (a grant is not a fill).
-  if (auto wb = core_.atomic(line, core_.array().all_sectors())) write_back(*wb);
   mshr_.add(line, &t);
   hlrc_->pending.insert(line);
   ++forwarded_;

@@ -14,8 +14,9 @@
 // never look at the access kind again, so a new policy or access kind is one
 // case here, not one in each timing style. What stays per style is timing:
 // the MSHR table and miss queue (at), MSHR ready cycles and link booking (lt),
-// and the ownership request of hLRC (l1_hlrc_module.cpp), which stalls on
-// the MSHR table in at before it drops this L1's copy.
+// and how hLRC's ownership request travels (l1_hlrc_module.cpp: a nested
+// blocking call whose grant is installed on return, or an MSHR entry and a
+// packet whose grant arrives later).
 #include "models/l1/l1_module.hpp"
 
 #include <string>
@@ -62,7 +63,10 @@ L1Module::Step L1Module::serve(Payload& t, bool replay, Cycle now) {
       a.serviced_by = GpuAccess::Level::L1;
       return s;
     }
-    s.kind = Step::Kind::Own; // ask the line's home for its ownership
+    // Ask the line's home for its ownership. Our copy is dropped first; its
+    // dirty bytes (write_back only) reach L2 before the request.
+    s.writeback = core_.atomic(line, core_.array().all_sectors());
+    s.kind = Step::Kind::Own;
     return s;
   } else if (a.is_rmw()) {
     // Performed at L2: dirty bytes of the dropped sectors must get there
