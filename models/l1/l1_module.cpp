@@ -131,9 +131,10 @@ void L1Module::b_transport(Payload& t, sc_time& delay) {
   bool sent = false; // a write-through store already sent with its fetch
   // hLRC in LT: the episode a request belongs to follows its arrival, not
   // its start, which AT's head-of-line stall may push past the grant (the
-  // request still waited in the L1 for that grant, as in AT).
+  // request still waited in the L1 for that grant, as in AT); a start past a
+  // contended grant finds the line handed on (lt_hlrc_budget).
   if (hlrc_ && a.is_rmw() && ctx_.mode == TimingMode::LT) {
-    if (const Cycle until = lt_hlrc_budget(line, arrival); until > start + 1)
+    if (const Cycle until = lt_hlrc_budget(line, arrival, start); until > start + 1)
       pipe_.occupy(start + 1, until); // AT's head-of-line stall
   }
   for (bool replay = false;; replay = true) {

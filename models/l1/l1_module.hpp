@@ -119,7 +119,7 @@ private:
   std::optional<Cycle> lt_hlrc_late(Payload& t, Cycle at);
   void lt_hlrc_recalled(Addr line, Cycle at);
   void lt_hlrc_local(Addr line, Cycle at);
-  Cycle lt_hlrc_budget(Addr line, Cycle at); // AT's head-of-line stall: until when
+  Cycle lt_hlrc_budget(Addr line, Cycle at, Cycle start); // AT's head-of-line stall: until when
 
   // Remote scope promotion (l1_rsp_module.cpp, l1.rsp = brsp | srsp | srsp_opt): the
   // requester side of a remote atomic around `perform` (which sends it to L2

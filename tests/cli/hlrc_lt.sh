@@ -7,11 +7,11 @@
 # owned line triggers contention syncs. So the number of hand-overs no longer
 # follows the quantum or the contention syncs: before, lt gave 640 to 16,090
 # grants against 3,042 in at (quantum 10,000 with the syncs off, 100 with
-# B = 1), now 2,385 to 2,727 (2,727 with the syncs on). Cycles: at 64,311
-# since at books hLRC's side-band legs ahead (2026-11-29; 79,101 before);
-# lt 61,738-62,699 with the default syncs since lt models at's head-of-line
-# stall (2026-11-29; 56,001-56,295 before), 57,237 with B = 1, 53,903 with
-# the syncs off.
+# B = 1), now 2,727 to 2,976 (2,727-2,805 with the syncs on). Cycles: at
+# 64,311 since at books hLRC's side-band legs ahead (2026-11-29; 79,101
+# before); lt 61,742-63,084 with the default syncs since lt models at's
+# head-of-line stall (2026-11-29; 56,001-56,295 before), 57,237 with B = 1,
+# 59,454 with the syncs off.
 #
 # usage: bash tests/cli/hlrc_lt.sh <path-to-tlmgpu> <source-dir>
 set -u
@@ -84,6 +84,22 @@ done
 hs_lt=$(cycles hs_lt)
 hs_at=$(cycles hs_at)
 below "histogram-shared lt $hs_lt vs at $hs_at" "$(pct "$hs_lt" "$hs_at")" 10
+
+# The full-size histogram on titanv-paper (n = 1 Mi, as in the LAB paper's
+# matrix): a request that arrived before its line's contended grant but
+# reaches the L1's head after it (held up behind another line's stall) finds
+# the line handed on, as in at. Without that lt merged it into the grant:
+# 41,626 grants against 44,682, lt 7 % below at (868,179 against 933,961);
+# with it 937,998 (2026-11-29).
+HB=(-p "$SRC/platforms/titanv-paper.json" -w histogram --arg n=1048576
+  --set l1.atomic_mode=hlrc --quiet)
+for mode in lt at; do
+  "$T" run "${HB[@]}" --timing $mode --out "$TMP/hb_$mode" >"$TMP/log" 2>&1
+  check "histogram n = 1 Mi $mode: runs and matches the CPU" $?
+done
+hb_lt=$(cycles hb_lt)
+hb_at=$(cycles hb_at)
+below "histogram n = 1 Mi lt $hb_lt vs at $hb_at" "$(pct "$hb_lt" "$hb_at")" 4
 
 # The episodes are what makes it: late atomics are counted, in lt only.
 n=$(stat_sum "$TMP/lt_q300_b1/stats.json" hlrc_late_atomics)
