@@ -76,14 +76,20 @@ done
 # atomic-unit slots on top of its hold (lt 24,577 against 15,821 in at on
 # titanv-paper, n = 262144; 15,463 since 2026-11-29).
 HS=(-p "$SRC/platforms/titanv-paper.json" -w histogram-shared --arg n=262144
-  --set l1.atomic_mode=hlrc --quiet)
-for mode in lt at; do
-  "$T" run "${HS[@]}" --timing $mode --out "$TMP/hs_$mode" >"$TMP/log" 2>&1
-  check "histogram-shared $mode: runs and matches the CPU" $?
-done
-hs_lt=$(cycles hs_lt)
-hs_at=$(cycles hs_at)
-below "histogram-shared lt $hs_lt vs at $hs_at" "$(pct "$hs_lt" "$hs_at")" 10
+  --set l1.atomic_mode=hlrc)
+both() { # name, limit %, run arguments: lt within limit % of at
+  local name=$1 limit=$2
+  shift 2
+  for mode in lt at; do
+    "$T" run "$@" --quiet --timing $mode --out "$TMP/${name}_$mode" >"$TMP/log" 2>&1
+    check "$name $mode: runs and matches the CPU" $?
+  done
+  local l a
+  l=$(cycles "${name}_lt")
+  a=$(cycles "${name}_at")
+  below "$name lt $l vs at $a" "$(pct "$l" "$a")" "$limit"
+}
+both histogram-shared 10 "${HS[@]}"
 
 # The full-size histogram on titanv-paper (n = 1 Mi, as in the LAB paper's
 # matrix): a request that arrived before its line's contended grant but
@@ -92,14 +98,8 @@ below "histogram-shared lt $hs_lt vs at $hs_at" "$(pct "$hs_lt" "$hs_at")" 10
 # 41,626 grants against 44,682, lt 7 % below at (868,179 against 933,961);
 # with it 937,998 (2026-11-29).
 HB=(-p "$SRC/platforms/titanv-paper.json" -w histogram --arg n=1048576
-  --set l1.atomic_mode=hlrc --quiet)
-for mode in lt at; do
-  "$T" run "${HB[@]}" --timing $mode --out "$TMP/hb_$mode" >"$TMP/log" 2>&1
-  check "histogram n = 1 Mi $mode: runs and matches the CPU" $?
-done
-hb_lt=$(cycles hb_lt)
-hb_at=$(cycles hb_at)
-below "histogram n = 1 Mi lt $hb_lt vs at $hb_at" "$(pct "$hb_lt" "$hb_at")" 4
+  --set l1.atomic_mode=hlrc)
+both histogram-1Mi 4 "${HB[@]}"
 
 # The episodes are what makes it: late atomics are counted, in lt only.
 n=$(stat_sum "$TMP/lt_q300_b1/stats.json" hlrc_late_atomics)
