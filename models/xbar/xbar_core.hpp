@@ -96,7 +96,11 @@ private:
     in.retire(floor);
     out.retire(floor);
     const Cycle s = ahead ? in.acquire_ahead(offered, ser) : in.acquire(offered, ser);
-    const Cycle o = ahead ? out.acquire_ahead(s, ser) : out.acquire(s, ser);
+    // A packet whose input link is still busy (AT: serve_input moves a whole
+    // burst into the switch at once) claims its output only when its head
+    // gets there, at `s`: packets of other inputs offered before then go
+    // first, as on the hardware's output arbiter.
+    const Cycle o = ahead || s > offered ? out.acquire_ahead(s, ser) : out.acquire(s, ser);
     return o + ser + spec_.latency;
   }
   XbarSpec spec_;
