@@ -105,7 +105,7 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
   // The engine starts empty: nothing of an earlier operation is in flight.
   lines_.clear();
   phases_ = {};
-  lt_now_ = write_start_ = lt_writes_end_ = clk_.now();
+  lt_now_ = write_start_ = lt_writes_end_ = gen_ = clk_.now();
   last_start_.fill(lt_now_);
   for (auto& q : lt_entries_)
     q = {};
@@ -198,41 +198,72 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
   std::vector<Req> first = vector_reads(0, vec_phase);
   issue(first);
   std::vector<Addr> vec_lines = lines_of(first);
+  // Element-granular streaming: the address generator takes a chunk a slice
+  // (the elements one vector line holds) at a time, as soon as the slice's
+  // vector lines are in, so the data reads go on across chunk boundaries.
+  // A filter vector's flags are read per chunk: one slice a chunk there.
+  const bool per_chunk = c.apply && !c.order;
+  const bool fetches = !c.order && !via_iru;
   for (uint64_t k = 0; k < core.chunks(); ++k) {
-    finish(vec_phase);
-    std::vector<ScuElement> elems = core.elements(k, rd);
-    if (c.op == ScuOp::Access || c.op == ScuOp::AccessExpansion)
-      for (const ScuElement& e : elems)
-        check_range(mem, c, "data element", e.addr, c.elem_bytes);
-    // With a gather list the flags apply at the gathered positions (below).
-    if (c.apply && !c.order) elems = apply_filter(core, elems, mem);
-    if (!c.order)
-      for (const ScuElement& e : elems)
-        data_elements_ += e.repeat;
-    const bool fetches = !c.order && !via_iru;
-    Chunk ch{k, {}, std::move(vec_lines), 0};
-    std::vector<Req> data;
-    if (fetches) {
-      ch.phase = open_phase();
-      data = data_reads(elems, ch.phase);
-      const std::vector<Addr> lines = lines_of(data);
-      ch.lines.insert(ch.lines.end(), lines.begin(), lines.end());
-    }
-    // The vector FIFO refills as the address generator consumes this
-    // chunk's entries: the next chunk's vector lines go out among this
-    // chunk's data reads, in proportion.
-    vec_phase = open_phase();
-    const std::vector<Req> next = vector_reads(k + 1, vec_phase);
+    Chunk ch{k, {}, std::move(vec_lines), fetches ? open_phase() : uint16_t(0)};
+    const uint16_t next_phase = open_phase();
+    const std::vector<Req> next = vector_reads(k + 1, next_phase);
     vec_lines = lines_of(next);
-    std::vector<Req> reqs;
-    size_t v = 0;
-    for (size_t i = 0; i < data.size(); ++i) {
-      reqs.push_back(std::move(data[i]));
-      for (; v < next.size() && (v + 1) * data.size() <= (i + 1) * next.size(); ++v)
+    ScuCoalescer co = core.coalescer();
+    std::vector<ScuElement> elems;
+    const uint64_t row0 = core.chunk_first(k), rows = core.chunk_count(k), end = row0 + rows;
+    const uint64_t step = per_chunk ? rows : core.slice_elements();
+    size_t v = 0;        // next chunk's vector lines issued
+    uint64_t looked = 0; // the coalescer's lookups already paced by gen_
+    for (uint64_t r0 = row0; r0 < end;) {
+      const uint64_t r1 = per_chunk ? end : std::min(end, (r0 / step + 1) * step);
+      const Cycle ready = vectors_in(core.vector_lines(r0, r1));
+      std::vector<ScuElement> e = core.elements(r0, r1, rd);
+      if (c.op == ScuOp::Access || c.op == ScuOp::AccessExpansion)
+        for (const ScuElement& x : e)
+          check_range(mem, c, "data element", x.addr, c.elem_bytes);
+      // With a gather list the flags apply at the gathered positions (below).
+      if (per_chunk) e = apply_filter(core, e, mem);
+      if (!c.order)
+        for (const ScuElement& x : e)
+          data_elements_ += x.repeat;
+      // 2-3. Data addresses at `width` per cycle, coalesced, one lookup a
+      // cycle, no earlier than the slice's vectors.
+      std::vector<Req> data;
+      if (fetches) {
+        gen_ = std::max({gen_, ready, now()});
+        const size_t added = co.add(e, r1 == end);
+        const std::vector<ScuLineRequest>& all_reqs = co.requests();
+        for (size_t i = all_reqs.size() - added; i < all_reqs.size(); ++i) {
+          gen_ += all_reqs[i].lookup - std::min(looked, all_reqs[i].lookup);
+          looked = all_reqs[i].lookup;
+          data.push_back(
+              {all_reqs[i].line, false, gen_ + spec_.stage_cycles - now(), {}, {}, ch.phase});
+          ch.lines.push_back(all_reqs[i].line);
+        }
+        data_reads_ += data.size();
+      }
+      // The vector FIFO refills as the generator consumes this chunk's
+      // entries: the next chunk's vector lines go out among the data reads,
+      // in proportion.
+      const size_t upto = next.size() * (r1 - row0) / rows;
+      std::vector<Req> reqs;
+      const size_t nv = upto - v;
+      for (size_t i = 0, u = 0; i < data.size(); ++i) {
+        reqs.push_back(std::move(data[i]));
+        for (; u < nv && (u + 1) * data.size() <= (i + 1) * nv; ++u, ++v)
+          reqs.push_back(next[v]);
+      }
+      for (; v < upto; ++v)
         reqs.push_back(next[v]);
+      issue(reqs);
+      elems.insert(elems.end(), e.begin(), e.end());
+      r0 = r1;
     }
-    reqs.insert(reqs.end(), next.begin() + v, next.end());
-    issue(reqs);
+    for (const ScuLineRequest& r : co.requests())
+      merged_groups_ += r.groups - 1;
+    finish(vec_phase); // every line was waited for, slice by slice
+    vec_phase = next_phase;
     if (c.order) { // the gather list needs every element first
       all.insert(all.end(), elems.begin(), elems.end());
     } else if (via_iru) { // the data fetches go to the IRU, not back to the SCU

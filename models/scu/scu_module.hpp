@@ -54,9 +54,12 @@ private:
   // phases that wait for each other: the address generator reads the next
   // chunk's vectors while the data fetch still has this chunk's lines in
   // flight, and the data store's writes are posted (the operation ends when
-  // the last one is answered). A Phase is a group of reads something waits
-  // for; reads take one of `window` entries of their unit's coalescer
-  // (Unit) until answered, in issue order per unit.
+  // the last one is answered). Within a chunk the generator goes a slice
+  // (one vector line's elements) at a time, each as soon as its vector
+  // lines are in (vectors_in), so data reads cross chunk boundaries. A
+  // Phase is a group of reads something waits for; reads take one of
+  // `window` entries of their unit's coalescer (Unit) until answered, in
+  // issue order per unit.
   enum Unit : uint8_t { Fetch, FilterUnit, Units };
   struct Phase {
     bool open = false;
@@ -73,6 +76,9 @@ private:
   // Waits for phase `ph`'s reads and closes it (lt: the unit's time moves
   // to their last answer).
   void finish(uint16_t ph);
+  // The address generator waits for a slice's vector `lines` (at: until
+  // they are answered); the cycle the last one was (lt: booked) answered.
+  Cycle vectors_in(const std::vector<Addr>& lines);
   // issue + finish: the reads of `reqs` answered (writes posted); the
   // lines read, for release() once used.
   std::vector<Addr> transfer(std::vector<Req>& reqs, Unit u = Fetch);
@@ -157,6 +163,7 @@ private:
   struct Fetched {
     std::vector<uint8_t> bytes;
     uint32_t users = 0;
+    Cycle ready = 0; // when it was answered (lt: booked to be)
   };
   std::unordered_map<Addr, Fetched> lines_;
   std::unordered_map<Addr, std::vector<uint8_t>> hash_lines_; // hash lines, this operation
@@ -181,6 +188,7 @@ private:
   std::array<std::priority_queue<Cycle, std::vector<Cycle>, std::greater<>>, Units>
       lt_entries_;                          // lt: answer cycles of the reads in flight per unit
   Cycle write_start_ = 0;                   // the data store's last write: writes go out in order
+  Cycle gen_ = 0;                           // the address generator's cycle (its last lookup)
   uint64_t apply_pos_ = 0;                  // apply: unfiltered output elements of earlier chunks
   bool pulling_ = false, iru_done_ = false; // at: replies of the IRU windows are arriving
   std::vector<uint8_t> iru_out_, iru_cost_; // the elements they carried, their costs

@@ -1,12 +1,16 @@
 // The SCU's units overlap (models/scu/README.md "Timing: a pipeline"): the
 // address generator reads the next chunk's vectors among this chunk's data
-// reads, and the data store's writes are posted from a process of their
-// own. One long data compaction (a 5 KB vector FIFO, so 1,280 elements a
-// chunk) must keep the coalescer's 32 entries nearly full in lt and at:
-// 27.7 / 27.5 reads in flight on GTX 980, 29.5 / 29.8 on TX1. Broken on
-// purpose in at: waiting for the next chunk's vectors before the data store
-// runs gives 23.6 (GTX 980); writes that wait for their answers 26.2 (GTX
-// 980); the store's write pacing (width 1) holding up the fetch 25.0 (TX1).
+// reads, starts a slice's data reads as soon as the slice's vector line is
+// in (element-granular streaming, so the reads go on across chunk
+// boundaries), and the data store's writes are posted from a process of
+// their own. One long data compaction (a 5 KB vector FIFO, so 1,280
+// elements a chunk) must keep the coalescer's 32 entries full in lt and at:
+// 31.7 / 31.7 reads in flight on GTX 980, 31.8 / 31.8 on TX1. Broken on
+// purpose: a chunk's data reads waiting for all of its vector lines (the
+// code before 2026-11-29) gives 27.7 / 27.5 and 29.5 / 29.8; in at,
+// waiting for the next chunk's vectors before the data store runs gave 23.6
+// (GTX 980), writes that wait for their answers 26.2 (GTX 980), the store's
+// write pacing (width 1) holding up the fetch 25.0 (TX1).
 #include "models/host/host_module.hpp"
 #include "models/scu/scu_module.hpp"
 #include "run_helpers.hpp"
@@ -52,7 +56,7 @@ void keeps_entries_busy(TimingMode mode, const char* platform) {
   const double in_flight = s["reads_in_flight"]["value"].get<double>();
   INFO("cycles " << s["cycles"]["value"] << " reads in flight " << in_flight << ", round trip "
                  << s["read_latency"]["value"]);
-  CHECK(in_flight >= 27);
+  CHECK(in_flight >= 31);
   CHECK(in_flight <= 32); // never more than the coalescer's entries
 }
 
