@@ -133,9 +133,15 @@ private:
   // BestCost: the costs of `e` (their cost lines read in).
   std::vector<uint32_t> fetch_costs(const ScuCore& core, const std::vector<ScuElement>& e,
                                     const DeviceMemory& mem);
-  // Apply mode: the elements the filter vector keeps (its lines read in).
-  std::vector<ScuElement> apply_filter(const ScuCore& core, const std::vector<ScuElement>& e,
-                                       const DeviceMemory& mem);
+  // Apply mode, streamed like the vectors: reads the flag lines of the
+  // unfiltered output elements [apply_pos_, apply_pos_ + n) not requested
+  // yet (into phase `ph`, no earlier than cycle `at`: their elements are
+  // known then) and advances apply_pos_; the lines they lie in.
+  std::vector<Addr> request_flags(const ScuCore& core, uint64_t n, uint16_t ph, Cycle at,
+                                  const DeviceMemory& mem);
+  // Releases the flag lines wholly before unfiltered position `pos` (all
+  // of them: `pos` = UINT64_MAX).
+  void release_flags(Addr apply, uint64_t pos);
   // The ISCU (scu_iru_module.cpp): `words` (the filtered operation's
   // data elements, in output order) go to the IRU partitions, whose hash
   // drops duplicates (with `costs`, BestCost: keeps the cheapest copy); the
@@ -190,6 +196,8 @@ private:
   Cycle write_start_ = 0;                   // the data store's last write: writes go out in order
   Cycle gen_ = 0;                           // the address generator's cycle (its last lookup)
   uint64_t apply_pos_ = 0;                  // apply: unfiltered output elements of earlier chunks
+  Addr flag_next_ = 0;                      // apply: the first flag line not requested yet
+  std::deque<Addr> flag_held_;              // apply: flag lines requested and not released
   bool pulling_ = false, iru_done_ = false; // at: replies of the IRU windows are arriving
   std::vector<uint8_t> iru_out_, iru_cost_; // the elements they carried, their costs
   // at, pulling with costs: each outstanding request is a slot (its
