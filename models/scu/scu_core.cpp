@@ -121,14 +121,31 @@ uint64_t ScuCore::chunk_count(uint64_t k) const {
   return std::min<uint64_t>(chunk_, c_.n - k * chunk_);
 }
 
-std::vector<Addr> ScuCore::vector_lines(uint64_t k) const {
+std::vector<Addr> ScuCore::vector_lines(uint64_t first, uint64_t end) const {
   std::vector<Addr> lines;
-  const uint64_t first = chunk_first(k), n = chunk_count(k);
   for (Addr base : {c_.mask, c_.index, c_.count, c_.cost_add}) {
-    if (!base || !n) continue;
-    const Addr lo = (base + 4 * first) / line_ * line_, hi = base + 4 * (first + n);
-    for (Addr l = lo; l < hi; l += line_)
+    if (!base || end <= first) continue;
+    for (Addr l = (base + 4 * first) / line_ * line_; l < base + 4 * end; l += line_)
       lines.push_back(l);
+  }
+  return lines;
+}
+
+std::vector<Addr> ScuCore::vector_lines(uint64_t k) const {
+  const uint64_t first = chunk_first(k), end = first + chunk_count(k), step = slice_elements();
+  // Slice by slice (each slice's lines of every vector), so the address
+  // generator can start a slice while the later ones are still in flight;
+  // a line two slices share is read once.
+  std::vector<Addr> lines;
+  const Addr bases[] = {c_.mask, c_.index, c_.count, c_.cost_add};
+  Addr next[4] = {0, 0, 0, 0}; // per vector: the first line not listed yet
+  for (uint64_t s = first; s < end; s = (s / step + 1) * step) {
+    const uint64_t e = std::min(end, (s / step + 1) * step);
+    for (int v = 0; v < 4; ++v) {
+      if (!bases[v]) continue;
+      for (Addr l = (bases[v] + 4 * s) / line_ * line_; l < bases[v] + 4 * e; l += line_)
+        if (l >= next[v]) lines.push_back(l), next[v] = l + line_;
+    }
   }
   return lines;
 }
@@ -143,9 +160,9 @@ bool ScuCore::keep(uint64_t i, const ByteReader& vec) const {
   return !c_.mask || u32(c_.mask, i, vec) != 0;
 }
 
-std::vector<ScuElement> ScuCore::elements(uint64_t k, const ByteReader& vec) const {
+std::vector<ScuElement> ScuCore::elements(uint64_t first, uint64_t end,
+                                          const ByteReader& vec) const {
   std::vector<ScuElement> e;
-  const uint64_t first = chunk_first(k), end = first + chunk_count(k);
   const uint32_t sz = c_.elem_bytes;
   for (uint64_t i = first; i < end; ++i) {
     switch (c_.op) {
@@ -204,28 +221,45 @@ std::vector<uint32_t> ScuCore::costs(const std::vector<ScuElement>& e, const Byt
 }
 
 std::vector<ScuLineRequest> ScuCore::data_requests(const std::vector<ScuElement>& e) const {
-  std::vector<ScuLineRequest> reqs;
-  std::unordered_map<Addr, size_t> open; // line -> its latest request
-  for (size_t g = 0; g < e.size(); g += width_) {
-    // One cycle's group: each distinct line it touches is one access.
-    Addr seen[64];
-    uint32_t nseen = 0;
-    for (size_t i = g; i < std::min(e.size(), g + width_); ++i) {
-      const Addr line = e[i].addr / line_ * line_;
-      if (std::find(seen, seen + nseen, line) != seen + nseen) continue;
-      seen[nseen++] = line;
-      auto it = open.find(line);
-      // Still among the last `entries_` requests (in flight) and not full.
-      if (it != open.end() && reqs.size() - it->second <= entries_ &&
-          reqs[it->second].groups < merge_) {
-        ++reqs[it->second].groups;
-      } else {
-        open[line] = reqs.size();
-        reqs.push_back({line, 1});
-      }
-    }
+  ScuCoalescer co = coalescer();
+  co.add(e, true);
+  return co.requests();
+}
+
+size_t ScuCoalescer::add(const std::vector<ScuElement>& e, bool last) {
+  const size_t before = reqs_.size();
+  for (const ScuElement& x : e)
+    pending_.push_back(x.addr / line_ * line_);
+  size_t g = 0;
+  for (; g + width_ <= pending_.size(); g += width_)
+    group(g, g + width_);
+  if (last && g < pending_.size()) {
+    group(g, pending_.size());
+    g = pending_.size();
   }
-  return reqs;
+  pending_.erase(pending_.begin(), pending_.begin() + g);
+  return reqs_.size() - before;
+}
+
+void ScuCoalescer::group(size_t from, size_t to) {
+  // One cycle's group: each distinct line it touches is one lookup.
+  Addr seen[64];
+  uint32_t nseen = 0;
+  for (size_t i = from; i < to; ++i) {
+    const Addr line = pending_[i];
+    if (std::find(seen, seen + nseen, line) != seen + nseen) continue;
+    seen[nseen++] = line;
+    auto it = open_.find(line);
+    // Still among the last `entries_` requests (in flight) and not full.
+    if (it != open_.end() && reqs_.size() - it->second <= entries_ &&
+        reqs_[it->second].groups < merge_) {
+      ++reqs_[it->second].groups;
+    } else {
+      open_[line] = reqs_.size();
+      reqs_.push_back({line, 1, lookups_});
+    }
+    ++lookups_;
+  }
 }
 
 namespace {

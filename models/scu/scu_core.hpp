@@ -37,6 +37,30 @@ struct ScuElement {
 struct ScuLineRequest {
   Addr line;
   uint32_t groups;
+  uint64_t lookup = 0; // the coalescer's lookups before it (one a cycle)
+};
+
+// The coalescing unit fed incrementally (a chunk's elements slice by slice,
+// as their vector lines arrive): `width` elements a cycle, each distinct
+// line of a cycle's group one lookup; a group to a line that has an entry
+// among the last `entries` requests with fewer than `merge` groups joins
+// it. Fed in pieces it gives exactly what one call with all of them gives.
+class ScuCoalescer {
+public:
+  ScuCoalescer(uint32_t line_bytes, uint32_t width, uint32_t entries, uint32_t merge)
+      : line_(line_bytes), width_(width), entries_(entries), merge_(merge) {}
+  // Appends `e`; whole cycle groups become requests (the rest waits for
+  // more elements unless `last`). Returns the number of new requests.
+  size_t add(const std::vector<ScuElement>& e, bool last);
+  const std::vector<ScuLineRequest>& requests() const { return reqs_; }
+
+private:
+  void group(size_t from, size_t to);
+  uint32_t line_, width_, entries_, merge_;
+  std::vector<Addr> pending_; // lines of elements not yet in a whole group
+  std::vector<ScuLineRequest> reqs_;
+  std::unordered_map<Addr, size_t> open_; // line -> its latest request
+  uint64_t lookups_ = 0;
 };
 
 class ScuCore {
@@ -49,11 +73,21 @@ public:
   uint64_t chunk_first(uint64_t k) const { return k * chunk_; }
   uint64_t chunk_count(uint64_t k) const;
 
-  // The vector lines chunk k needs (mask, index, count), in fetch order.
+  // The vector lines chunk k needs (mask, index, count), in fetch order:
+  // by the first element they hold, so a slice's lines come in together.
   std::vector<Addr> vector_lines(uint64_t k) const;
+  // The vector lines elements [first, end) need.
+  std::vector<Addr> vector_lines(uint64_t first, uint64_t end) const;
+  // Elements a vector line holds: the address generator's slice (it
+  // starts a slice once the slice's vector lines are in).
+  uint64_t slice_elements() const { return line_ / 4; }
   // With the chunk's vectors readable through `vec`: the data elements in
   // output order. Bitmask: every data[i] (the output is the mask).
-  std::vector<ScuElement> elements(uint64_t k, const ByteReader& vec) const;
+  std::vector<ScuElement> elements(uint64_t k, const ByteReader& vec) const {
+    return elements(chunk_first(k), chunk_first(k) + chunk_count(k), vec);
+  }
+  // The same for input elements [first, end) (their vectors readable).
+  std::vector<ScuElement> elements(uint64_t first, uint64_t end, const ByteReader& vec) const;
   // Apply mode: the lines of the filter vector for the unfiltered output
   // elements [pos, pos + n), and the elements it keeps (a repeated element
   // becomes one element per copy, each with its own flag).
@@ -68,10 +102,9 @@ public:
   // through `vec`), saturating below the empty marker.
   std::vector<uint32_t> costs(const std::vector<ScuElement>& e, const ByteReader& data,
                               const ByteReader& vec) const;
-  // The elements as line requests through the coalescing unit: `width`
-  // elements per cycle; a group to a line that has an entry among the last
-  // `coalescer_entries` requests with fewer than `merge` groups joins it.
+  // The elements as line requests through the coalescing unit (ScuCoalescer).
   std::vector<ScuLineRequest> data_requests(const std::vector<ScuElement>& e) const;
+  ScuCoalescer coalescer() const { return ScuCoalescer(line_, width_, entries_, merge_); }
   // The bytes the chunk produces, with the data readable through `data`.
   std::vector<uint8_t> output(uint64_t k, const std::vector<ScuElement>& e,
                               const ByteReader& data) const;

@@ -52,7 +52,9 @@ void ScuModule::on_response(Payload& t) {
   } else if (!read) {
     --writes_out_;
   } else {
-    lines_[p.get_address()].bytes.assign(p.data(), p.data() + ctx_.net.line_bytes);
+    Fetched& f = lines_[p.get_address()];
+    f.bytes.assign(p.data(), p.data() + ctx_.net.line_bytes);
+    f.ready = clk_.now();
     Phase& ph = phases_[access_of(p).src_warp];
     --ph.outstanding;
     count_in_flight();
@@ -121,7 +123,9 @@ void ScuModule::issue(std::vector<Req>& reqs, Unit u) {
       if (r.write) {
         lt_writes_end_ = std::max(lt_writes_end_, done);
       } else {
-        lines_[r.line].bytes.assign(t->data(), t->data() + lb);
+        Fetched& f = lines_[r.line];
+        f.bytes.assign(t->data(), t->data() + lb);
+        f.ready = done;
         entries.push(done);
         read_cycles_ += done - start;
         phases_[r.phase].end = std::max(phases_[r.phase].end, done);
@@ -171,6 +175,19 @@ void ScuModule::finish(uint16_t ph) {
   else
     lt_now_ = std::max(lt_now_, p.end);
   p.open = false;
+}
+
+Cycle ScuModule::vectors_in(const std::vector<Addr>& lines) {
+  Cycle t = 0;
+  for (Addr l : lines) {
+    // A line an earlier chunk also read may already hold its bytes: the
+    // same values, so the generator need not wait for the second read.
+    if (ctx_.at())
+      while (lines_.at(l).bytes.empty())
+        wait(answered_);
+    t = std::max(t, lines_.at(l).ready);
+  }
+  return t;
 }
 
 std::vector<Addr> ScuModule::transfer(std::vector<Req>& reqs, Unit u) {

@@ -68,25 +68,34 @@ std::vector<uint8_t> ScuModule::filter_chunk(const ScuCommand& c, const std::vec
   return keep;
 }
 
-std::vector<ScuElement> ScuModule::apply_filter(const ScuCore& core,
-                                                const std::vector<ScuElement>& e,
-                                                const DeviceMemory& mem) {
+std::vector<Addr> ScuModule::request_flags(const ScuCore& core, uint64_t n, uint16_t ph, Cycle at,
+                                           const DeviceMemory& mem) {
   const ScuCommand& c = core.command();
-  uint64_t n = 0;
-  for (const ScuElement& x : e)
-    n += x.repeat;
+  const unsigned lb = ctx_.net.line_bytes;
   check_range(mem, c, "apply", c.apply + 4 * apply_pos_, 4 * n);
-  // The flags stream in like the other vectors, in order, whole lines.
-  std::vector<Req> vec;
-  for (Addr l : core.apply_lines(apply_pos_, n))
-    vec.push_back({l, false, 0, {}, {}});
-  vector_reads_ += vec.size();
-  const std::vector<Addr> read = transfer(vec);
-  std::vector<ScuElement> kept =
-      core.applied(e, apply_pos_, [this](Addr a, void* d, size_t k) { read_bytes(a, d, k); });
-  release(read);
+  // The flags are one stream, in order, whole lines: a line two slices (or
+  // chunks) share is read once, and they are read ahead of the data reads
+  // that wait for them.
+  const std::vector<Addr> lines = core.apply_lines(apply_pos_, n);
+  std::vector<Req> reads;
+  for (Addr l : lines)
+    if (l >= flag_next_) {
+      reads.push_back({l, false, at - std::min(at, now()), {}, {}, ph});
+      flag_next_ = l + lb;
+      flag_held_.push_back(l);
+    }
+  vector_reads_ += reads.size();
+  issue(reads);
   apply_pos_ += n;
-  return kept;
+  return lines;
+}
+
+void ScuModule::release_flags(Addr apply, uint64_t pos) {
+  const unsigned lb = ctx_.net.line_bytes;
+  while (!flag_held_.empty() && (pos == UINT64_MAX || flag_held_.front() + lb <= apply + 4 * pos)) {
+    release({flag_held_.front()});
+    flag_held_.pop_front();
+  }
 }
 
 std::vector<uint32_t> ScuModule::fetch_costs(const ScuCore& core, const std::vector<ScuElement>& e,

@@ -54,9 +54,12 @@ private:
   // phases that wait for each other: the address generator reads the next
   // chunk's vectors while the data fetch still has this chunk's lines in
   // flight, and the data store's writes are posted (the operation ends when
-  // the last one is answered). A Phase is a group of reads something waits
-  // for; reads take one of `window` entries of their unit's coalescer
-  // (Unit) until answered, in issue order per unit.
+  // the last one is answered). Within a chunk the generator goes a slice
+  // (one vector line's elements) at a time, each as soon as its vector
+  // lines are in (vectors_in), so data reads cross chunk boundaries. A
+  // Phase is a group of reads something waits for; reads take one of
+  // `window` entries of their unit's coalescer (Unit) until answered, in
+  // issue order per unit.
   enum Unit : uint8_t { Fetch, FilterUnit, Units };
   struct Phase {
     bool open = false;
@@ -73,6 +76,9 @@ private:
   // Waits for phase `ph`'s reads and closes it (lt: the unit's time moves
   // to their last answer).
   void finish(uint16_t ph);
+  // The address generator waits for a slice's vector `lines` (at: until
+  // they are answered); the cycle the last one was (lt: booked) answered.
+  Cycle vectors_in(const std::vector<Addr>& lines);
   // issue + finish: the reads of `reqs` answered (writes posted); the
   // lines read, for release() once used.
   std::vector<Addr> transfer(std::vector<Req>& reqs, Unit u = Fetch);
@@ -127,9 +133,15 @@ private:
   // BestCost: the costs of `e` (their cost lines read in).
   std::vector<uint32_t> fetch_costs(const ScuCore& core, const std::vector<ScuElement>& e,
                                     const DeviceMemory& mem);
-  // Apply mode: the elements the filter vector keeps (its lines read in).
-  std::vector<ScuElement> apply_filter(const ScuCore& core, const std::vector<ScuElement>& e,
-                                       const DeviceMemory& mem);
+  // Apply mode, streamed like the vectors: reads the flag lines of the
+  // unfiltered output elements [apply_pos_, apply_pos_ + n) not requested
+  // yet (into phase `ph`, no earlier than cycle `at`: their elements are
+  // known then) and advances apply_pos_; the lines they lie in.
+  std::vector<Addr> request_flags(const ScuCore& core, uint64_t n, uint16_t ph, Cycle at,
+                                  const DeviceMemory& mem);
+  // Releases the flag lines wholly before unfiltered position `pos` (all
+  // of them: `pos` = UINT64_MAX).
+  void release_flags(Addr apply, uint64_t pos);
   // The ISCU (scu_iru_module.cpp): `words` (the filtered operation's
   // data elements, in output order) go to the IRU partitions, whose hash
   // drops duplicates (with `costs`, BestCost: keeps the cheapest copy); the
@@ -157,6 +169,7 @@ private:
   struct Fetched {
     std::vector<uint8_t> bytes;
     uint32_t users = 0;
+    Cycle ready = 0; // when it was answered (lt: booked to be)
   };
   std::unordered_map<Addr, Fetched> lines_;
   std::unordered_map<Addr, std::vector<uint8_t>> hash_lines_; // hash lines, this operation
@@ -181,7 +194,10 @@ private:
   std::array<std::priority_queue<Cycle, std::vector<Cycle>, std::greater<>>, Units>
       lt_entries_;                          // lt: answer cycles of the reads in flight per unit
   Cycle write_start_ = 0;                   // the data store's last write: writes go out in order
+  Cycle gen_ = 0;                           // the address generator's cycle (its last lookup)
   uint64_t apply_pos_ = 0;                  // apply: unfiltered output elements of earlier chunks
+  Addr flag_next_ = 0;                      // apply: the first flag line not requested yet
+  std::deque<Addr> flag_held_;              // apply: flag lines requested and not released
   bool pulling_ = false, iru_done_ = false; // at: replies of the IRU windows are arriving
   std::vector<uint8_t> iru_out_, iru_cost_; // the elements they carried, their costs
   // at, pulling with costs: each outstanding request is a slot (its

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -52,6 +53,14 @@ std::vector<uint32_t> run(const ScuCommand& c, const Mem& m, uint32_t fifo = 64)
 }
 
 constexpr Addr D = 0x10000, M = 0x20000, I = 0x30000, C = 0x40000;
+
+// A data compaction of n elements (128 B lines, width 4, 32 entries): its
+// coalescing unit.
+ScuCore data_core(uint64_t n, uint32_t merge = 4) {
+  ScuCommand c;
+  c.op = ScuOp::Data, c.n = n, c.data = D, c.mask = M, c.out = 0x90000;
+  return ScuCore(c, 128, 4, 32, merge, 4096);
+}
 
 } // namespace
 
@@ -115,9 +124,7 @@ TEST_CASE("SCU replication and access-expansion (CSR neighbour lists)", "[scu]")
 }
 
 TEST_CASE("SCU coalescing: an in-flight read serves up to `merge` groups of its line", "[scu]") {
-  ScuCommand c;
-  c.op = ScuOp::Data, c.n = 64, c.data = D, c.mask = M, c.out = 0x90000;
-  ScuCore core(c, 128, 4, 32, 4, 4096);
+  const ScuCore core = data_core(64);
   std::vector<ScuElement> e;
   for (uint32_t i = 0; i < 64; ++i)
     e.push_back({D + 4 * i, 1}); // two 128 B lines
@@ -125,13 +132,43 @@ TEST_CASE("SCU coalescing: an in-flight read serves up to `merge` groups of its 
   // 16 groups of 4 elements, 8 per line; 4 groups per read: 2 reads per line.
   REQUIRE(r.size() == 4);
   REQUIRE((r[0].line == D && r[0].groups == 4 && r[1].line == D));
-  ScuCore wide(c, 128, 4, 32, 8, 4096); // merge 8: one read per line
-  REQUIRE(wide.data_requests(e).size() == 2);
+  REQUIRE(data_core(64, 8).data_requests(e).size() == 2); // merge 8: one read per line
   // Scattered elements: one read each.
   std::vector<ScuElement> s;
   for (uint32_t i = 0; i < 10; ++i)
     s.push_back({D + 4096 * i, 1});
   REQUIRE(core.data_requests(s).size() == 10);
+}
+
+TEST_CASE("SCU coalescing fed slice by slice gives what one call gives", "[scu]") {
+  // Element-granular streaming feeds the coalescer a vector line's elements
+  // at a time; slices that split a cycle's group must not change the reads.
+  const ScuCore core = data_core(200);
+  std::vector<ScuElement> e;
+  for (uint32_t i = 0; i < 200; ++i)
+    e.push_back({D + 4 * ((i * 37) % 97) + 4096 * (i % 3), 1});
+  ScuCoalescer co = core.coalescer();
+  size_t added = 0;
+  for (size_t from = 0; from < e.size(); from += 7) { // 7: not a multiple of the width
+    const std::vector<ScuElement> piece(e.begin() + from, e.begin() + std::min(e.size(), from + 7));
+    added += co.add(piece, from + 7 >= e.size());
+  }
+  const auto whole = core.data_requests(e);
+  REQUIRE(added == whole.size());
+  for (size_t i = 0; i < whole.size(); ++i) {
+    INFO("request " << i);
+    REQUIRE((co.requests()[i].line == whole[i].line && co.requests()[i].groups == whole[i].groups));
+  }
+}
+
+TEST_CASE("SCU vector lines come slice by slice, each once", "[scu]") {
+  // Mask and index of 64 elements (two 128 B lines each; the index vector
+  // not line-aligned): slice 0's lines of both vectors before slice 1's.
+  ScuCommand c;
+  c.op = ScuOp::Access, c.n = 64, c.data = D, c.mask = M, c.index = I + 8, c.out = 0x90000;
+  ScuCore core(c, 128, 4, 32, 4, 4096);
+  REQUIRE(core.vector_lines(0) == std::vector<Addr>{M, I, I + 128, M + 128, I + 256});
+  REQUIRE(core.vector_lines(32, 64) == std::vector<Addr>{M + 128, I + 128, I + 256});
 }
 
 TEST_CASE("SCU commands are checked", "[scu]") {
