@@ -212,11 +212,11 @@ private:
     // walk over them was the crossbar's largest cost (docs/performance.md).
     auto it = std::partition_point(ahead_.begin(), ahead_.end(),
                                    [s](const Span& a) { return a.end <= s; });
+    // Past that prefix every span ends after `s`, and stepping over one
+    // keeps it so (the next begins at or after its end).
     for (; it != ahead_.end(); ++it) {
-      const Span& a = *it;
-      if (a.end <= s) continue;
-      if (occupancy == 0 ? s < a.begin : s + occupancy <= a.begin) break;
-      s = a.end;
+      if (occupancy == 0 ? s < it->begin : s + occupancy <= it->begin) break;
+      s = it->end;
     }
     return s;
   }

@@ -152,17 +152,18 @@ void L1Module::lt_hlrc_local(Addr line, Cycle at) {
 // of at; now 48,013 grants and 1.004). The episode stays keyed on the
 // arrival: the requests queued behind this one join its new entry in AT.
 Cycle L1Module::lt_hlrc_budget(Addr line, Cycle at, Cycle start) {
-  if (auto h = hlrc_->held.find(line); h != hlrc_->held.end() && h->second.contended &&
-                                       at < h->second.granted && start >= h->second.granted) {
+  auto h = hlrc_->held.find(line);
+  const auto hand_over = [&] { // the line back to its home at the grant's arrival
     const Cycle granted = h->second.granted;
     if (std::optional<Writeback> wb = core_.give_up(line))
       hlrc_release(*wb, granted, HlrcRelease::Handover);
-    return 0;
-  }
+  };
+  if (h != hlrc_->held.end() && h->second.contended && at < h->second.granted &&
+      start >= h->second.granted)
+    return hand_over(), 0;
   const auto full = [&](const Hlrc::Episode& e) {
     return at < e.granted && e.merged >= spec_.mshr_max_merge;
   };
-  auto h = hlrc_->held.find(line);
   const bool held_full = h != hlrc_->held.end() && full(h->second);
   Cycle stall = 0;
   if (held_full && at >= h->second.asked) {
@@ -171,11 +172,7 @@ Cycle L1Module::lt_hlrc_budget(Addr line, Cycle at, Cycle start) {
              l != hlrc_->lost.end() && full(l->second) && at >= l->second.asked) {
     stall = l->second.granted;
   }
-  if (held_full && h->second.contended) {
-    const Cycle granted = h->second.granted;
-    if (std::optional<Writeback> wb = core_.give_up(line))
-      hlrc_release(*wb, granted, HlrcRelease::Handover);
-  }
+  if (held_full && h->second.contended) hand_over();
   return stall;
 }
 
