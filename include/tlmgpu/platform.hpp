@@ -31,6 +31,7 @@ struct SimSpec {
   uint32_t quantum_cycles = 0;
   uint32_t watchdog_cycles = 0;
   uint32_t lt_busy_quantum = 0;
+  uint32_t lt_busy_requests = 0;
   bool atomic_profile = false;
   std::string functional_memory;
   template <class V>
@@ -50,6 +51,18 @@ struct SimSpec {
             "behind it then book that resource at their own times, so a saturated resource "
             "is shared by arrival time rather than by the order the SMs run in; 0 turns it "
             "off");
+    // Cycles alone do not bound a burst: at a kernel's start every SM issues
+    // its first loads at cycle 0, and the first SM to run booked ~50 of them
+    // before any other SM booked one, an advantage the SMs kept to the end
+    // (histogram-shared: SMs 64-79, which SystemC runs first, ended 14 %
+    // earlier than SMs 0-15; docs/timing.md, "Contention syncs").
+    v.param(lt_busy_requests, "lt_busy_requests", 2, Range{0, 1e9}, "requests",
+            "LT: an SM whose accesses waited at a queue other SMs share (a crossbar output, an "
+            "L2 slice, a DRAM channel) also syncs with the kernel once it sent this many line "
+            "requests since its last sync (and is ahead of the "
+            "kernel), so a burst issued within sim.lt_busy_quantum cycles is shared with the "
+            "SMs behind it in turns of this many requests, as AT's crossbar takes turns; 0 "
+            "turns it off");
     v.param(watchdog_cycles, "watchdog_cycles", 10000000, Range{0, 4e9}, "cycles",
             "deadlock watchdog: a kernel during which no SM issues an instruction and no "
             "port accepts or answers a request for this many core cycles ends the run with a "

@@ -76,19 +76,33 @@ private:
 // takes it again sees the waits its own calls met. The sum mixes the clocks
 // of the resources it crosses: it says "something was saturated", not how
 // long for. thread_local keeps simulations on other threads apart.
+//
+// The waits at queues several initiators share (a crossbar output, an L2
+// slice, a DRAM channel) are also kept apart: the request budget
+// (sim.lt_busy_requests, docs/timing.md "Contention syncs") is for a burst
+// on such a queue. A wait at an SM's own L1 pipeline or crossbar port is that
+// SM queueing behind itself, and one for an hLRC line's owner is not a queue
+// (LT keeps ownership episodes in simulated time).
 class WaitTally {
 public:
-  static void add(uint64_t cycles) { cycles_ += cycles; }
-  static uint64_t take() { return std::exchange(cycles_, 0); }
+  static void add(uint64_t cycles, bool shared = true) {
+    cycles_ += cycles;
+    if (shared) shared_ += cycles;
+  }
+  static uint64_t take() { return std::exchange(cycles_, 0); }        // every wait
+  static uint64_t take_shared() { return std::exchange(shared_, 0); } // at shared ones
 
 private:
-  static inline thread_local uint64_t cycles_ = 0;
+  static inline thread_local uint64_t cycles_ = 0, shared_ = 0;
 };
 
 // What a shared resource's users cost it: uses, busy cycles, and the waits
 // (BusyUntil here, IntervalResource in interval_resource.hpp).
 class ResourceUse {
 public:
+  // Only one initiator ever uses it (an SM's L1 pipeline, its crossbar
+  // ports): its waits are not contention (WaitTally).
+  void set_private() { private_ = true; }
   uint64_t uses() const { return uses_; }
   uint64_t busy_cycles() const { return busy_cycles_; }
   uint64_t wait_cycles() const { return wait_cycles_; } // sum of (start - arrival)
@@ -101,13 +115,14 @@ protected:
     if (start > arrival) {
       ++waited_;
       wait_cycles_ += start - arrival;
-      WaitTally::add(start - arrival);
+      WaitTally::add(start - arrival, !private_);
     }
   }
   void clear_uses() { uses_ = busy_cycles_ = wait_cycles_ = waited_ = 0; }
 
 private:
   uint64_t uses_ = 0, busy_cycles_ = 0, wait_cycles_ = 0, waited_ = 0;
+  bool private_ = false;
 };
 
 // A resource (bank, port, link) that serves one request at a time and is free

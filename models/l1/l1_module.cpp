@@ -32,6 +32,7 @@ L1Module::L1Module(sc_module_name n, SimContext& ctx, const L1Spec& spec, uint16
   // kernel's time, behind what the SM booked running ahead; booking intervals
   // gives the same starts as busy-until for calls in time order.
   pipe_.set_booking(ctx.mode == TimingMode::LT ? Booking::TimeOrder : Booking::CallOrder);
+  pipe_.set_private(); // this SM's alone (WaitTally)
   port.publish(stats_);
   down.publish(stats_);
   if (spec.protocol() == AtomicProtocol::Hlrc) hlrc_init();

@@ -122,8 +122,9 @@ void L2Module::b_transport(Payload& t, sc_time& delay) {
   }
   a.serviced_by = GpuAccess::Level::L2;
   Cycle hold = hlrc_blocking_resolve(a, line, data_ready); // hLRC: owner recalled first
-  // LT: waiting for the line's previous owner is waiting at a busy resource.
-  if (ctx_.mode == TimingMode::LT) WaitTally::add(hold);
+  // LT: waiting for the line's previous owner is waiting at a busy resource
+  // (an owner, not a queue: see L1Module::lt_hlrc_local).
+  if (ctx_.mode == TimingMode::LT) WaitTally::add(hold, false);
   for (int tries = 0;; ++tries) {
     L2Outcome out = serve(a, line, t, data_ready, hold, tries > 0, data_ready);
     if (out.writeback) lt_write_back(*out.writeback, data_ready);

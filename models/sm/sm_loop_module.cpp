@@ -103,7 +103,9 @@ SmModule::Idle SmModule::idle(Cycle now) {
 void SmModule::run() {
   tlm_utils::tlm_quantumkeeper qk;
   qk.reset();
-  bool waited = false; // LT: an access waited at a busy resource since the last sync
+  bool waited = false;        // LT: an access waited at a busy resource since the last sync
+  bool shared_waited = false; // ... at one other SMs use too (WaitTally)
+  uint64_t sent_by_sync = 0;  // LT: global_requests_ at the last sync
   for (;;) {
     if (live_ctas_ == 0) {
       // Catch up with the kernel first, then re-check: a CTA may have arrived
@@ -118,9 +120,12 @@ void SmModule::run() {
     const Cycle now = ctx_.mode == TimingMode::LT ? clk_.at(qk.get_current_time()) : clk_.now();
     lt_now_ = now;
     const bool lt = ctx_.mode == TimingMode::LT;
-    if (lt) WaitTally::take(); // only our own accesses count
+    if (lt) WaitTally::take(), WaitTally::take_shared(); // only our own accesses count
     const bool issued = issue_cycle(now);
-    if (lt) waited = WaitTally::take() > 0 || waited;
+    if (lt) {
+      waited = WaitTally::take() > 0 || waited;
+      shared_waited = WaitTally::take_shared() > 0 || shared_waited;
+    }
     if (live_ctas_ == 0) continue;
     if (!ctx_.timed()) {
       // No time passes, so yield now and then: a warp spinning on a flag that
@@ -152,16 +157,22 @@ void SmModule::run() {
     }
     if (ctx_.mode == TimingMode::LT) {
       qk.set(clk_.cycles(next) - sc_time_stamp());
-      if (qk.need_sync()) {
+      // A busy resource: let the SMs behind us book it at their times before
+      // we take more of it (docs/timing.md, "Contention syncs"), once we are
+      // lt_busy_quantum cycles ahead or sent lt_busy_requests since the last
+      // sync (a burst, e.g. every SM's first loads at a kernel's start, would
+      // otherwise be booked whole before any SM behind us books one).
+      const uint64_t sent = global_requests_.value() - sent_by_sync;
+      const bool contended =
+          waited &&
+          ((ctx_.lt_busy_quantum && qk.get_local_time() >= clk_.cycles(ctx_.lt_busy_quantum)) ||
+           (shared_waited && ctx_.lt_busy_requests && sent >= ctx_.lt_busy_requests &&
+            qk.get_local_time() > SC_ZERO_TIME));
+      if (qk.need_sync() || contended) {
+        if (!qk.need_sync()) ++lt_contention_syncs_;
         qk.sync();
-        waited = false;
-      } else if (waited && ctx_.lt_busy_quantum &&
-                 qk.get_local_time() >= clk_.cycles(ctx_.lt_busy_quantum)) {
-        // A busy resource: let the SMs behind us book it at their times
-        // before we take more of it (docs/timing.md, "Contention syncs").
-        ++lt_contention_syncs_;
-        qk.sync();
-        waited = false;
+        waited = shared_waited = false;
+        sent_by_sync = global_requests_.value();
       }
     } else {
       if (next == ~Cycle{0})

@@ -53,8 +53,9 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
                                 "for a write slot of the LD/ST unit (AT; sm.write_slots)")),
       lt_contention_syncs_(stats_.counter(
           "lt_contention_syncs", "events",
-          "LT: syncs with the kernel before the quantum's end, sim.lt_busy_quantum cycles "
-          "ahead of it, because this SM's accesses waited at busy resources")),
+          "LT: syncs with the kernel before the quantum's end (sim.lt_busy_quantum cycles "
+          "ahead of it or sim.lt_busy_requests line requests after the last sync), because "
+          "this SM's accesses waited at busy resources")),
       write_requests_(stats_.counter("write_requests", "requests",
                                      "store/red line requests the warp did not wait for "
                                      "(sm.blocking_writes)")),

@@ -45,7 +45,11 @@ public:
       : spec_(spec), sector_bytes_(sector_bytes), req_in_(sm_ports, IntervalResource(booking)),
         req_out_(slice_ports, IntervalResource(booking)),
         resp_in_(slice_ports, IntervalResource(booking)),
-        resp_out_(sm_ports, IntervalResource(booking)) {}
+        resp_out_(sm_ports, IntervalResource(booking)) {
+    for (auto* v : {&req_in_, &resp_out_}) // one initiator's own ports (WaitTally)
+      for (IntervalResource& r : *v)
+        r.set_private();
+  }
 
   // Data bytes a packet carries. Requests: stores and atomics carry their
   // sectors (operands); loads only a header. Replies: loads and atomics return

@@ -230,7 +230,7 @@ std::string render_describe(const std::vector<ParamRow>& rows) {
   for (std::size_t w : width)
     desc_col += w + 2;
   // Wrap descriptions at 120 columns unless that leaves them too narrow.
-  const std::size_t desc_width = desc_col + 40 <= 120 ? 120 - desc_col : std::string::npos;
+  const std::size_t desc_width = desc_col + 36 <= 120 ? 120 - desc_col : std::string::npos;
 
   std::ostringstream os;
   auto line = [&](const std::string(&cells)[5], const std::string& desc) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # LT cycles do not depend on the quantum (issue 11 item 7): with contention
-# syncs (sim.lt_busy_quantum, 50 cycles by default) histogram-shared, whose bins'
+# syncs (sim.lt_busy_quantum, 50 cycles, and sim.lt_busy_requests, 2, by
+# default) histogram-shared, whose bins'
 # reds saturate the L2 atomic units while other SMs still load pixels, takes
 # the same cycles within 5 % for quanta 100 to 10,000 and stays within 5 % of
 # AT. The same runs with the syncs off (0) must spread by more, or this test
@@ -28,7 +29,8 @@ at=$(cycles at)
 for busy in 50 0; do
   vals=()
   for q in 100 1000 10000; do
-    vals+=("$(cycles lt --set sim.quantum_cycles=$q --set sim.lt_busy_quantum=$busy)")
+    vals+=("$(cycles lt --set sim.quantum_cycles=$q --set sim.lt_busy_quantum=$busy \
+      --set sim.lt_busy_requests=$((busy ? 2 : 0)))")
   done
   s=$(spread_pct "${vals[@]}")
   echo "lt_busy_quantum=$busy: cycles ${vals[*]} for quanta 100 1000 10000 (spread $s %), at $at"
@@ -49,7 +51,8 @@ done
 n=$(stat_sum "$TMP/on/stats.json" lt_contention_syncs)
 [[ $n != none && $n -gt 0 ]]
 check "syncs on: lt_contention_syncs counted ($n)" $?
-"$T" run -p "$P" "${W[@]}" --timing lt --set sim.lt_busy_quantum=0 --quiet --out "$TMP/off" \
+"$T" run -p "$P" "${W[@]}" --timing lt --set sim.lt_busy_quantum=0 --set sim.lt_busy_requests=0 \
+  --quiet --out "$TMP/off" \
   >/dev/null 2>&1
 [[ $(stat_sum "$TMP/off/stats.json" lt_contention_syncs) == 0 ]]
 check "syncs off: no lt_contention_syncs" $?

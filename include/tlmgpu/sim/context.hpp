@@ -67,14 +67,15 @@ public:
   SimContext(const PlatformSpec& p, TimingMode mode, uint64_t seed)
       : owned_run_(std::make_unique<RunContext>(mode, seed)), run(*owned_run_), platform(p),
         mode(mode), seed(seed), net(network_format(p)), jitter(p.jitter),
-        lt_busy_quantum(p.sim.lt_busy_quantum), address_map(map_of(p)), pool(run.pool),
-        stats(run.stats) {}
+        lt_busy_quantum(p.sim.lt_busy_quantum), lt_busy_requests(p.sim.lt_busy_requests),
+        address_map(map_of(p)), pool(run.pool), stats(run.stats) {}
   // Device `device` of a node: its stats go under `device_stats` (a group of
   // the run's root), its kernels' epochs open and close there only.
   SimContext(RunContext& r, const PlatformSpec& p, uint32_t device, StatGroup& device_stats)
       : run(r), platform(p), mode(r.mode), seed(r.seed), device(device), net(network_format(p)),
-        jitter(p.jitter), lt_busy_quantum(p.sim.lt_busy_quantum), address_map(map_of(p)),
-        pool(r.pool), stats(device_stats) {}
+        jitter(p.jitter), lt_busy_quantum(p.sim.lt_busy_quantum),
+        lt_busy_requests(p.sim.lt_busy_requests), address_map(map_of(p)), pool(r.pool),
+        stats(device_stats) {}
 
   RunContext& run;
   const PlatformSpec platform;
@@ -89,8 +90,10 @@ public:
   // from jitter_stream(), keyed by the block's full name and the source's.
   const JitterSpec jitter;
   // LT initiators whose accesses wait at busy resources sync with the
-  // kernel this many cycles ahead of it (sim.lt_busy_quantum; 0: never).
-  const uint32_t lt_busy_quantum;
+  // kernel this many cycles ahead of it (sim.lt_busy_quantum; 0: never), or
+  // once they sent this many line requests since their last sync
+  // (sim.lt_busy_requests; 0: never).
+  const uint32_t lt_busy_quantum, lt_busy_requests;
   JitterStream jitter_stream(std::string_view block, std::string_view source) const {
     return JitterStream(seed, "device " + std::to_string(device) + "/" + std::string(block) + "/" +
                                   std::string(source));
