@@ -59,8 +59,8 @@ struct SimSpec {
     v.param(lt_busy_requests, "lt_busy_requests", 2, Range{0, 1e9}, "requests",
             "LT: an SM whose accesses waited at a queue other SMs share (a crossbar output, an "
             "L2 slice, a DRAM channel) also syncs with the kernel once it sent this many line "
-            "requests since its last sync (and is ahead of the "
-            "kernel), so a burst issued within sim.lt_busy_quantum cycles is shared with the "
+            "requests since its last sync (and is ahead of the kernel), so a burst issued within "
+            "sim.lt_busy_quantum cycles is shared with the "
             "SMs behind it in turns of this many requests, as AT's crossbar takes turns; 0 "
             "turns it off");
     v.param(watchdog_cycles, "watchdog_cycles", 10000000, Range{0, 4e9}, "cycles",

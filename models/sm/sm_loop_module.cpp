@@ -163,13 +163,14 @@ void SmModule::run() {
       // sync (a burst, e.g. every SM's first loads at a kernel's start, would
       // otherwise be booked whole before any SM behind us books one).
       const uint64_t sent = global_requests_.value() - sent_by_sync;
+      const bool quantum_end = qk.need_sync();
       const bool contended =
-          waited &&
+          !quantum_end && waited &&
           ((ctx_.lt_busy_quantum && qk.get_local_time() >= clk_.cycles(ctx_.lt_busy_quantum)) ||
            (shared_waited && ctx_.lt_busy_requests && sent >= ctx_.lt_busy_requests &&
             qk.get_local_time() > SC_ZERO_TIME));
-      if (qk.need_sync() || contended) {
-        if (!qk.need_sync()) ++lt_contention_syncs_;
+      if (quantum_end || contended) {
+        if (contended) ++lt_contention_syncs_;
         qk.sync();
         waited = shared_waited = false;
         sent_by_sync = global_requests_.value();
