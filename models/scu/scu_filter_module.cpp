@@ -8,8 +8,58 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace tlmgpu {
+
+void ScuModule::run_filter(std::function<void()> job) {
+  filter_idle(); // one chunk in the unit: the generator waits for the one before
+  filter_job_ = std::move(job);
+  filter_at_ = lt_now_;
+  if (ctx_.at()) filter_wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void ScuModule::filter_idle(bool rethrow) {
+  if (!ctx_.at()) {
+    if (!rethrow) { // the generator threw: nothing more of this operation
+      filter_job_ = nullptr;
+      return;
+    }
+    // lt: the job is booked from the unit's own time (handed, done with
+    // the chunk before), not the generator's, which goes on from where it
+    // was. It is booked when the generator next waits for the unit, after
+    // the next chunk's data reads: the targets book in about cycle order.
+    if (filter_job_) {
+      const Cycle gen = lt_now_;
+      lt_now_ = std::max(filter_at_, filter_free_);
+      std::exchange(filter_job_, nullptr)();
+      filter_free_ = lt_now_;
+      lt_now_ = gen;
+    }
+    lt_now_ = std::max(lt_now_, filter_free_);
+    return;
+  }
+  while (filter_job_)
+    wait(filter_done_);
+  if (std::exception_ptr e = std::exchange(filter_error_, nullptr); e && rethrow)
+    std::rethrow_exception(e);
+}
+
+void ScuModule::filter_loop() {
+  for (;;) {
+    while (!filter_job_)
+      wait(filter_wake_);
+    // An error goes to the generator (the host's thread), which rethrows
+    // it from execute() the next time it waits for the unit.
+    try {
+      filter_job_();
+    } catch (...) {
+      filter_error_ = std::current_exception();
+    }
+    filter_job_ = nullptr;
+    filter_done_.notify(sc_core::SC_ZERO_TIME);
+  }
+}
 
 void ScuModule::read_hash_sets(const ScuHash& h, const std::vector<uint32_t>& sets) {
   const unsigned lb = ctx_.net.line_bytes;
