@@ -148,8 +148,9 @@ void ScuModule::release_flags(Addr apply, uint64_t pos) {
   }
 }
 
-std::vector<uint32_t> ScuModule::fetch_costs(const ScuCore& core, const std::vector<ScuElement>& e,
-                                             const DeviceMemory& mem) {
+std::vector<ScuModule::Req> ScuModule::cost_reads(const ScuCore& core,
+                                                  const std::vector<ScuElement>& e,
+                                                  const DeviceMemory& mem) {
   // The cost words sit at the elements' positions in `cost`: fetched like
   // the data, through the coalescing unit (cost_add came with the vectors).
   const ScuCommand& c = core.command();
@@ -166,6 +167,12 @@ std::vector<uint32_t> ScuModule::fetch_costs(const ScuCore& core, const std::vec
     merged_groups_ += r.groups - 1;
   }
   data_reads_ += reads.size();
+  return reads;
+}
+
+std::vector<uint32_t> ScuModule::fetch_costs(const ScuCore& core, const std::vector<ScuElement>& e,
+                                             const DeviceMemory& mem) {
+  std::vector<Req> reads = cost_reads(core, e, mem);
   const std::vector<Addr> read = transfer(reads);
   const ByteReader rd = [this](Addr a, void* d, size_t k) { read_bytes(a, d, k); };
   std::vector<uint32_t> out = core.costs(e, rd, rd);
@@ -175,13 +182,14 @@ std::vector<uint32_t> ScuModule::fetch_costs(const ScuCore& core, const std::vec
 
 std::vector<uint8_t> ScuModule::filter_bytes(const ScuCommand& c, const ScuCore& core,
                                              const std::vector<ScuElement>& e,
-                                             const std::vector<uint8_t>& bytes,
-                                             const DeviceMemory& mem) {
+                                             const std::vector<uint8_t>& bytes) {
   std::vector<uint32_t> keys(bytes.size() / 4);
   std::memcpy(keys.data(), bytes.data(), 4 * keys.size());
+  // BestCost: the chunk's cost lines came with its data (the generator
+  // read them after the chunk's data lines), held until the chunk is done.
+  const ByteReader rd = [this](Addr a, void* d, size_t k) { read_bytes(a, d, k); };
   const std::vector<uint8_t> keep = filter_chunk(
-      c, keys,
-      c.filter == ScuFilter::BestCost ? fetch_costs(core, e, mem) : std::vector<uint32_t>());
+      c, keys, c.filter == ScuFilter::BestCost ? core.costs(e, rd, rd) : std::vector<uint32_t>());
   std::vector<uint8_t> out;
   for (size_t i = 0; i < keys.size(); ++i) {
     if (c.generate) {

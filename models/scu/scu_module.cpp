@@ -188,7 +188,7 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
   auto complete = [&](Chunk& ch) {
     finish(ch.phase);
     std::vector<uint8_t> bytes = core.output(ch.k, ch.elems, rd);
-    if (c.filter != ScuFilter::None) bytes = filter_bytes(c, core, ch.elems, bytes, mem);
+    if (c.filter != ScuFilter::None) bytes = filter_bytes(c, core, ch.elems, bytes);
     if (c.group) {
       const uint64_t pos = unfiltered;
       unfiltered += bytes.size() / 4;
@@ -306,6 +306,20 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
     }
     for (const ScuLineRequest& r : co.requests())
       merged_groups_ += r.groups - 1;
+    if (fetches && c.filter == ScuFilter::BestCost) {
+      // The cost words after the chunk's data, one lookup a cycle from the
+      // generator's cycle, into the chunk's phase: the filter unit finds
+      // them with its data.
+      std::vector<Req> costs_in = cost_reads(core, elems, mem);
+      const Cycle from = std::max(gen_, now());
+      for (Req& r : costs_in) {
+        r.not_before += from - now();
+        r.phase = ch.phase;
+        ch.lines.push_back(r.line);
+        gen_ = std::max(gen_, r.not_before + now() - spec_.stage_cycles);
+      }
+      issue(costs_in);
+    }
     finish(vec_phase); // every line was waited for, slice by slice
     vec_phase = next_phase;
     if (c.order) { // the gather list needs every element first

@@ -125,10 +125,10 @@ private:
   std::vector<uint8_t> filter_chunk(const ScuCommand& c, const std::vector<uint32_t>& keys,
                                     const std::vector<uint32_t>& costs);
   // The chunk's output `bytes` (elements `e`) filtered: the kept elements,
-  // or (generate) one u32 flag each. BestCost fetches the costs first.
+  // or (generate) one u32 flag each. BestCost: the costs' lines are held.
   std::vector<uint8_t> filter_bytes(const ScuCommand& c, const ScuCore& core,
                                     const std::vector<ScuElement>& e,
-                                    const std::vector<uint8_t>& bytes, const DeviceMemory& mem);
+                                    const std::vector<uint8_t>& bytes);
   // The hash set lines `sets` of table `h` this operation has not read yet
   // read in (one L2 access per cycle), into hash_lines_; the set bytes.
   void read_hash_sets(const ScuHash& h, const std::vector<uint32_t>& sets);
@@ -146,7 +146,11 @@ private:
   // u32s at c.order (its lines read in), one element per copy.
   std::vector<ScuElement> apply_order(const ScuCore& core, const std::vector<ScuElement>& e,
                                       const DeviceMemory& mem);
-  // BestCost: the costs of `e` (their cost lines read in).
+  // BestCost: the reads of the cost lines of `e` (coalesced; not_before:
+  // one lookup a cycle from the first), counted as data reads.
+  std::vector<Req> cost_reads(const ScuCore& core, const std::vector<ScuElement>& e,
+                              const DeviceMemory& mem);
+  // BestCost: the costs of `e` (their cost lines read in; the ISCU).
   std::vector<uint32_t> fetch_costs(const ScuCore& core, const std::vector<ScuElement>& e,
                                     const DeviceMemory& mem);
   // Apply mode, streamed like the vectors: reads the flag lines of the
