@@ -122,3 +122,47 @@ TEST_CASE("scu pipeline overlaps the filter unit with the fetch: tx1 lt", "[scu]
 TEST_CASE("scu pipeline overlaps the filter unit with the fetch: tx1 at", "[scu]") {
   keeps_entries_busy(TimingMode::AT, "examples/scu/tx1-scu.json", Extra::Unique, 33);
 }
+
+namespace {
+
+// The filter unit's job runs in a process of its own in at: an error there
+// (the filtered output overflowing out_capacity) must still reach the host
+// program from execute(), as in lt.
+void filter_error_reaches_host(TimingMode mode) {
+  const PlatformSpec p = load_platform(platform_path("examples/scu/gtx980-scu.json"));
+  const uint32_t n = 1u << 14;
+  std::vector<uint32_t> data(n), mask(n, 1);
+  std::iota(data.begin(), data.end(), 0u);
+  bool threw = false;
+  run_host_program(p, mode, 1, [&](HostModule& h) {
+    ScuModule* scu = ScuModule::of(h.context());
+    REQUIRE(scu);
+    ScuCommand c;
+    c.op = ScuOp::Data;
+    c.n = n;
+    c.data = h.upload(data, "data");
+    c.mask = h.upload(mask, "mask");
+    c.out_capacity = n / 2; // every value is unique: twice too many
+    c.out = h.malloc(4 * c.out_capacity, "out");
+    c.filter = ScuFilter::Unique;
+    c.hash.sets = 4096;
+    c.hash.base = h.malloc(c.hash.bytes(), "hash");
+    h.memset(c.hash.base, 0xff, c.hash.bytes());
+    try {
+      scu->execute(c, h.gpu().device_memory);
+    } catch (const ConfigError& e) {
+      threw = true;
+      CHECK_THAT(e.what(), Catch::Contains("exceeds out_capacity"));
+    }
+  });
+  CHECK(threw);
+}
+
+} // namespace
+
+TEST_CASE("scu filter unit's error reaches the host: lt", "[scu]") {
+  filter_error_reaches_host(TimingMode::LT);
+}
+TEST_CASE("scu filter unit's error reaches the host: at", "[scu]") {
+  filter_error_reaches_host(TimingMode::AT);
+}
