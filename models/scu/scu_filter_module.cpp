@@ -8,8 +8,58 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace tlmgpu {
+
+void ScuModule::run_filter(std::function<void()> job) {
+  filter_idle(); // one chunk in the unit: the generator waits for the one before
+  filter_job_ = std::move(job);
+  filter_at_ = lt_now_;
+  if (ctx_.at()) filter_wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void ScuModule::filter_idle(bool rethrow) {
+  if (!ctx_.at()) {
+    if (!rethrow) { // the generator threw: nothing more of this operation
+      filter_job_ = nullptr;
+      return;
+    }
+    // lt: the job is booked from the unit's own time (handed, done with
+    // the chunk before), not the generator's, which goes on from where it
+    // was. It is booked when the generator next waits for the unit, after
+    // the next chunk's data reads: the targets book in about cycle order.
+    if (filter_job_) {
+      const Cycle gen = lt_now_;
+      lt_now_ = std::max(filter_at_, filter_free_);
+      std::exchange(filter_job_, nullptr)();
+      filter_free_ = lt_now_;
+      lt_now_ = gen;
+    }
+    lt_now_ = std::max(lt_now_, filter_free_);
+    return;
+  }
+  while (filter_job_)
+    wait(filter_done_);
+  if (std::exception_ptr e = std::exchange(filter_error_, nullptr); e && rethrow)
+    std::rethrow_exception(e);
+}
+
+void ScuModule::filter_loop() {
+  for (;;) {
+    while (!filter_job_)
+      wait(filter_wake_);
+    // An error goes to the generator (the host's thread), which rethrows
+    // it from execute() the next time it waits for the unit.
+    try {
+      filter_job_();
+    } catch (...) {
+      filter_error_ = std::current_exception();
+    }
+    filter_job_ = nullptr;
+    filter_done_.notify(sc_core::SC_ZERO_TIME);
+  }
+}
 
 void ScuModule::read_hash_sets(const ScuHash& h, const std::vector<uint32_t>& sets) {
   const unsigned lb = ctx_.net.line_bytes;
@@ -98,8 +148,9 @@ void ScuModule::release_flags(Addr apply, uint64_t pos) {
   }
 }
 
-std::vector<uint32_t> ScuModule::fetch_costs(const ScuCore& core, const std::vector<ScuElement>& e,
-                                             const DeviceMemory& mem) {
+std::vector<ScuModule::Req> ScuModule::cost_reads(const ScuCore& core,
+                                                  const std::vector<ScuElement>& e,
+                                                  const DeviceMemory& mem) {
   // The cost words sit at the elements' positions in `cost`: fetched like
   // the data, through the coalescing unit (cost_add came with the vectors).
   const ScuCommand& c = core.command();
@@ -116,6 +167,12 @@ std::vector<uint32_t> ScuModule::fetch_costs(const ScuCore& core, const std::vec
     merged_groups_ += r.groups - 1;
   }
   data_reads_ += reads.size();
+  return reads;
+}
+
+std::vector<uint32_t> ScuModule::fetch_costs(const ScuCore& core, const std::vector<ScuElement>& e,
+                                             const DeviceMemory& mem) {
+  std::vector<Req> reads = cost_reads(core, e, mem);
   const std::vector<Addr> read = transfer(reads);
   const ByteReader rd = [this](Addr a, void* d, size_t k) { read_bytes(a, d, k); };
   std::vector<uint32_t> out = core.costs(e, rd, rd);
@@ -125,13 +182,14 @@ std::vector<uint32_t> ScuModule::fetch_costs(const ScuCore& core, const std::vec
 
 std::vector<uint8_t> ScuModule::filter_bytes(const ScuCommand& c, const ScuCore& core,
                                              const std::vector<ScuElement>& e,
-                                             const std::vector<uint8_t>& bytes,
-                                             const DeviceMemory& mem) {
+                                             const std::vector<uint8_t>& bytes) {
   std::vector<uint32_t> keys(bytes.size() / 4);
   std::memcpy(keys.data(), bytes.data(), 4 * keys.size());
+  // BestCost: the chunk's cost lines came with its data (the generator
+  // read them after the chunk's data lines), held until the chunk is done.
+  const ByteReader rd = [this](Addr a, void* d, size_t k) { read_bytes(a, d, k); };
   const std::vector<uint8_t> keep = filter_chunk(
-      c, keys,
-      c.filter == ScuFilter::BestCost ? fetch_costs(core, e, mem) : std::vector<uint32_t>());
+      c, keys, c.filter == ScuFilter::BestCost ? core.costs(e, rd, rd) : std::vector<uint32_t>());
   std::vector<uint8_t> out;
   for (size_t i = 0; i < keys.size(); ++i) {
     if (c.generate) {

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <optional>
 #include <sstream>
 
 namespace tlmgpu {
@@ -47,7 +46,10 @@ ScuModule::ScuModule(sc_core::sc_module_name n, SimContext& ctx, const ScuSpec& 
       "reads_in_flight", "reads", "read_cycles / cycles: reads in flight on average",
       [&c = read_cycles_, &b = cycles_](StatView w) { return ratio(c.value(w), b.value(w)); });
   ctx.shared<ScuModule*>("scu", [] { return new ScuModule*(nullptr); }) = this;
-  if (ctx.at()) sc_core::sc_spawn([this] { store_loop(); }, "data_store");
+  if (ctx.at()) {
+    sc_core::sc_spawn([this] { store_loop(); }, "data_store");
+    sc_core::sc_spawn([this] { filter_loop(); }, "filter_unit");
+  }
 }
 
 ScuModule* ScuModule::of(SimContext& ctx) {
@@ -105,7 +107,7 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
   // The engine starts empty: nothing of an earlier operation is in flight.
   lines_.clear();
   phases_ = {};
-  lt_now_ = write_start_ = lt_writes_end_ = gen_ = clk_.now();
+  lt_now_ = write_start_ = lt_writes_end_ = gen_ = filter_free_ = clk_.now();
   last_start_.fill(lt_now_);
   for (auto& q : lt_entries_)
     q = {};
@@ -179,13 +181,14 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
       lines.push_back(r.line);
     return lines;
   };
-  // A chunk whose data has been answered: its output filtered, grouped and
-  // stored (posted writes), its lines released.
+  // The filter unit's job on a chunk whose data reads are issued: once they
+  // are answered, its output filtered, grouped and stored (posted writes),
+  // its lines released.
   uint64_t unfiltered = 0; // group: output positions of earlier chunks
   auto complete = [&](Chunk& ch) {
     finish(ch.phase);
     std::vector<uint8_t> bytes = core.output(ch.k, ch.elems, rd);
-    if (c.filter != ScuFilter::None) bytes = filter_bytes(c, core, ch.elems, bytes, mem);
+    if (c.filter != ScuFilter::None) bytes = filter_bytes(c, core, ch.elems, bytes);
     if (c.group) {
       const uint64_t pos = unfiltered;
       unfiltered += bytes.size() / 4;
@@ -195,7 +198,6 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
     release(ch.lines);
   };
   std::vector<ScuElement> all; // order: every chunk's elements
-  std::optional<Chunk> prev;   // the chunk whose data is still in flight
   uint16_t vec_phase = open_phase();
   std::vector<Req> first = vector_reads(0, vec_phase);
   issue(first);
@@ -220,6 +222,12 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
     std::vector<Addr> flags;
     Cycle ready; // its vectors (and flags) answered
   };
+  // The filter unit's job uses this frame's state: if the generator throws,
+  // the job must be done before the frame goes (at: it may be mid-way).
+  struct FilterDone {
+    ScuModule& m;
+    ~FilterDone() { m.filter_idle(false); }
+  } filter_done{*this};
   for (uint64_t k = 0; k < core.chunks(); ++k) {
     Chunk ch{k, {}, std::move(vec_lines), fetches ? open_phase() : uint16_t(0)};
     const uint16_t next_phase = open_phase();
@@ -298,6 +306,20 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
     }
     for (const ScuLineRequest& r : co.requests())
       merged_groups_ += r.groups - 1;
+    if (fetches && c.filter == ScuFilter::BestCost) {
+      // The cost words after the chunk's data, one lookup a cycle from the
+      // generator's cycle, into the chunk's phase: the filter unit finds
+      // them with its data.
+      std::vector<Req> costs_in = cost_reads(core, elems, mem);
+      const Cycle from = std::max(gen_, now());
+      for (Req& r : costs_in) {
+        r.not_before += from - now();
+        r.phase = ch.phase;
+        ch.lines.push_back(r.line);
+        gen_ = std::max(gen_, r.not_before + now() - spec_.stage_cycles);
+      }
+      issue(costs_in);
+    }
     finish(vec_phase); // every line was waited for, slice by slice
     vec_phase = next_phase;
     if (c.order) { // the gather list needs every element first
@@ -312,16 +334,14 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
         costs.insert(costs.end(), chunk_costs.begin(), chunk_costs.end());
       }
     }
-    if (prev) complete(*prev);
-    prev.reset();
     ch.elems = std::move(elems);
     if (fetches)
-      prev = std::move(ch);
+      run_filter([&complete, ch = std::move(ch)]() mutable { complete(ch); });
     else
       release(ch.lines);
   }
   finish(vec_phase);
-  if (prev) complete(*prev);
+  filter_idle();
   if (c.group) store(group_flush(c), true);
   if (c.order) {
     const std::vector<ScuElement> ordered = apply_order(core, all, mem);

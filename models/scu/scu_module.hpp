@@ -17,6 +17,8 @@
 
 #include <array>
 #include <deque>
+#include <exception>
+#include <functional>
 #include <queue>
 #include <set>
 #include <unordered_map>
@@ -102,6 +104,20 @@ private:
     std::vector<Addr> lines; // vector and data lines it read (released after)
     uint16_t phase;
   };
+  // The Filtering/Grouping unit is a pipeline stage of its own (the
+  // thesis' SCU; its own coalescer, one L2 access a cycle): the address
+  // generator hands it a chunk once the chunk's data reads are issued, and
+  // it works on that chunk (data answered, output, filter or group, store)
+  // while the generator goes on with the next one. It holds one chunk: the
+  // generator hands it the next only once it is done (the data of two
+  // chunks are held, as before). at: a process of its own (filter_loop);
+  // lt: booked on the unit's own time (filter_free_), see filter_idle().
+  void run_filter(std::function<void()> job);
+  // Waits until the unit is done with its chunk (lt: books its job; the
+  // generator's time moves to the job's end) and rethrows an error the job
+  // threw (`rethrow`; without it, the job is abandoned: the generator threw).
+  void filter_idle(bool rethrow = true);
+  void filter_loop(); // at: runs filter_job_ (a process of its own)
   // The Filtering/Grouping unit (scu_filter_module.cpp) on one chunk's
   // output keys (and costs, BestCost): the hash sets it probes are read (one
   // L2 access per cycle), probed in element order, and the sets it changed
@@ -109,10 +125,10 @@ private:
   std::vector<uint8_t> filter_chunk(const ScuCommand& c, const std::vector<uint32_t>& keys,
                                     const std::vector<uint32_t>& costs);
   // The chunk's output `bytes` (elements `e`) filtered: the kept elements,
-  // or (generate) one u32 flag each. BestCost fetches the costs first.
+  // or (generate) one u32 flag each. BestCost: the costs' lines are held.
   std::vector<uint8_t> filter_bytes(const ScuCommand& c, const ScuCore& core,
                                     const std::vector<ScuElement>& e,
-                                    const std::vector<uint8_t>& bytes, const DeviceMemory& mem);
+                                    const std::vector<uint8_t>& bytes);
   // The hash set lines `sets` of table `h` this operation has not read yet
   // read in (one L2 access per cycle), into hash_lines_; the set bytes.
   void read_hash_sets(const ScuHash& h, const std::vector<uint32_t>& sets);
@@ -130,7 +146,11 @@ private:
   // u32s at c.order (its lines read in), one element per copy.
   std::vector<ScuElement> apply_order(const ScuCore& core, const std::vector<ScuElement>& e,
                                       const DeviceMemory& mem);
-  // BestCost: the costs of `e` (their cost lines read in).
+  // BestCost: the reads of the cost lines of `e` (coalesced; not_before:
+  // one lookup a cycle from the first), counted as data reads.
+  std::vector<Req> cost_reads(const ScuCore& core, const std::vector<ScuElement>& e,
+                              const DeviceMemory& mem);
+  // BestCost: the costs of `e` (their cost lines read in; the ISCU).
   std::vector<uint32_t> fetch_costs(const ScuCore& core, const std::vector<ScuElement>& e,
                                     const DeviceMemory& mem);
   // Apply mode, streamed like the vectors: reads the flag lines of the
@@ -187,7 +207,11 @@ private:
   };
   std::deque<Store> store_q_;
   sc_core::sc_event store_wake_;
-  void store_loop(); // at: sends store_q_ in order (a process of its own)
+  void store_loop();                 // at: sends store_q_ in order (a process of its own)
+  std::function<void()> filter_job_; // the filter unit's chunk (at: until done)
+  sc_core::sc_event filter_wake_, filter_done_;
+  std::exception_ptr filter_error_;       // at: what its job threw, for the generator
+  Cycle filter_free_ = 0, filter_at_ = 0; // lt: the unit done with its chunk; the job handed
   Cycle lt_now_ = 0, lt_writes_end_ = 0;
   std::array<uint64_t, Units> reads_out_{}; // at: reads in flight per unit
   std::array<Cycle, Units> last_start_{};   // lt: in-order issue per unit
