@@ -163,7 +163,10 @@ void XbarModule::drain_output(unsigned slice) {
     freed = true;
   }
   if (!freed || o.blocked.empty()) return;
-  std::vector<unsigned> wake;
+  // Taken out of the output while it runs: serve_input may come back here
+  // (then that call starts with an empty list of its own).
+  std::vector<unsigned> wake = std::move(o.waking);
+  wake.clear();
   wake.swap(o.blocked);
   // Blocked inputs are woken in the order they blocked; jitter.ties shuffles
   // that order (Fisher-Yates on the stream), as a real arbiter's state would.
@@ -183,6 +186,7 @@ void XbarModule::drain_output(unsigned slice) {
     o.blocked.push_back(wake[i]);
     ++input_stalls_;
   }
+  o.waking = std::move(wake);
 }
 
 void XbarModule::on_reply(unsigned slice, Payload& t) {
