@@ -11,6 +11,8 @@
 // sets == 0 is a disabled array: find() returns null and allocate() throws.
 #pragma once
 
+#include "tlmgpu/zeroed_array.hpp"
+
 #include "tlmgpu/types.hpp"
 #include "tlmgpu/u64_index.hpp"
 
@@ -187,7 +189,9 @@ public:
   // Sectors covering bytes [off, off+n) of a line.
   uint32_t sectors_of(unsigned off, unsigned n) const {
     uint32_t m = 0;
-    for (unsigned s = off / sector_bytes_; s <= (off + n - 1) / sector_bytes_; ++s)
+    // Shifts: sector_bytes_ is a power of two, and a division here was a
+    // real one on every atomic lane (issue 13).
+    for (unsigned s = off >> sector_shift_; s <= (off + n - 1) >> sector_shift_; ++s)
       m |= uint32_t{1} << s;
     return m;
   }
@@ -245,7 +249,10 @@ public:
 
   void invalidate(CacheLine& l) {
     Addr& tag = tags_[size_t(&l - lines_.data())];
-    if (indexed_ && tag != kNoTag) index_.erase(tag);
+    if (indexed_ && tag != kNoTag) {
+      index_.erase(tag);
+      mark_used(size_t(&l - lines_.data()), false);
+    }
     tag = kNoTag;
     l.valid = false;
     l.valid_bytes.clear();
@@ -256,13 +263,13 @@ public:
 
   template <class F>
   void for_each_valid(F f) {
-    for (auto& l : lines_)
-      if (l.valid) f(l);
+    for (size_t i = 0; i < tags_.size(); ++i) // the dense tags, not every line's page
+      if (tags_[i] != kNoTag && lines_[i].valid) f(lines_[i]);
   }
   template <class F>
   void for_each_valid(F f) const {
-    for (const auto& l : lines_)
-      if (l.valid) f(l);
+    for (size_t i = 0; i < tags_.size(); ++i)
+      if (tags_[i] != kNoTag && lines_[i].valid) f(lines_[i]);
   }
 
   // True iff every byte of every sector in `sector_mask` is valid.
@@ -291,10 +298,10 @@ public:
 
 private:
   uint32_t sets_, ways_, line_bytes_, sector_bytes_;
-  unsigned line_shift_ = 0;
+  unsigned line_shift_ = 0, sector_shift_ = 0;
   bool sets_pow2_ = false;
   uint64_t clock_ = 0;
-  std::vector<CacheLine> lines_;
+  ZeroedArray<CacheLine> lines_;           // all-zero = invalid, paid for per page when first used
   static constexpr Addr kNoTag = ~Addr{0}; // never a line address (lines are aligned)
   std::vector<Addr> tags_;                 // tags_[i] == lines_[i].line when valid
   // stamps_[i] == lines_[i].lru: the victim search reads these two dense
@@ -307,6 +314,18 @@ private:
   static constexpr uint32_t kIndexWays = 64;
   bool indexed_ = false;
   U64Index index_; // line -> index into lines_, when indexed_
+  // Indexed sets also keep a bit per way that holds a line (bits past the
+  // last way set), so allocate() finds the first free way in a few words
+  // instead of scanning 256 tags (issue 13: 1.9 % of the AT histogram).
+  uint32_t used_words_ = 0; // per set
+  std::vector<uint64_t> used_;
+  void mark_used(size_t pos, bool on) {
+    uint64_t& w = used_[pos / ways_ * used_words_ + pos % ways_ / 64];
+    const uint64_t bit = uint64_t{1} << (pos % ways_ % 64);
+    w = on ? w | bit : w & ~bit;
+  }
+  uint32_t first_free_way(size_t set) const;
+  uint32_t lru_way(size_t base) const;
 };
 
 } // namespace tlmgpu

@@ -16,33 +16,65 @@ CacheArray::CacheArray(uint32_t sets, uint32_t ways, uint32_t line_bytes, uint32
         " must be a power of two dividing the line");
   if (line_bytes / sector_bytes > 32) bad("at most 32 sectors per line (sector masks are 32-bit)");
   if (sets != 0 && ways == 0) bad("ways must be >= 1");
-  lines_.resize(size_t{sets} * ways);
+  lines_ = ZeroedArray<CacheLine>(size_t{sets} * ways);
   tags_.assign(lines_.size(), kNoTag);
   stamps_.assign(lines_.size(), 0);
   line_shift_ = static_cast<unsigned>(std::countr_zero(line_bytes));
+  sector_shift_ = static_cast<unsigned>(std::countr_zero(sector_bytes));
   sets_pow2_ = std::has_single_bit(sets);
   indexed_ = ways >= kIndexWays;
+  if (indexed_) {
+    used_words_ = (ways + 63) / 64;
+    used_.assign(size_t{sets} * used_words_, 0);
+    if (const uint32_t tail = ways % 64) // ways past the last never look free
+      for (size_t set = 0; set < sets; ++set)
+        used_[set * used_words_ + used_words_ - 1] = ~uint64_t{0} << tail;
+  }
+}
+
+uint32_t CacheArray::first_free_way(size_t set) const {
+  const uint64_t* used = &used_[set * used_words_];
+  for (uint32_t i = 0; i < used_words_; ++i)
+    if (~used[i]) return i * 64 + static_cast<uint32_t>(std::countr_one(used[i]));
+  return ways_;
+}
+
+// The valid way with the smallest stamp, the lowest on a tie (every way of
+// the set is valid when this is asked).
+uint32_t CacheArray::lru_way(size_t base) const {
+  const uint64_t* stamps = &stamps_[base];
+  uint32_t lru = 0;
+  for (uint32_t w = 1; w < ways_; ++w)
+    if (stamps[w] < stamps[lru]) lru = w;
+  return lru;
 }
 
 CacheLine& CacheArray::allocate(Addr line, CacheLine* victim_out, bool* evicted) {
   if (sets_ == 0) throw std::logic_error("CacheArray::allocate on a disabled array");
   if (evicted) *evicted = false;
-  const size_t base = size_t{set_of(line)} * ways_;
+  const size_t set = set_of(line), base = set * ways_;
   const Addr* tags = &tags_[base];
   const uint64_t* stamps = &stamps_[base];
-  uint32_t free_way = ways_, lru_way = ways_; // first invalid way; least recently used valid way
-  for (uint32_t w = 0; w < ways_; ++w) {
+  uint32_t free_way = ways_, lru = ways_; // first invalid way; least recently used valid way
+  if (indexed_) {
+    size_t slot;
+    if (index_.find(line, slot) != U64Index::kNone)
+      throw std::logic_error("CacheArray::allocate of a line already present");
+    free_way = first_free_way(set);
+    if (free_way == ways_) lru = lru_way(base);
+  }
+  for (uint32_t w = 0; !indexed_ && w < ways_; ++w) {
     if (tags[w] == kNoTag) {
       if (free_way == ways_) free_way = w;
     } else if (tags[w] == line) {
       throw std::logic_error("CacheArray::allocate of a line already present");
-    } else if (lru_way == ways_ || stamps[w] < stamps[lru_way]) {
-      lru_way = w;
+    } else if (lru == ways_ || stamps[w] < stamps[lru]) {
+      lru = w;
     }
   }
   CacheLine* v = free_way < ways_ ? &lines_[base + free_way] : nullptr;
   if (!v) {
-    v = &lines_[base + lru_way];
+    v = &lines_[base + lru];
     if (evicted) *evicted = true;
     if (victim_out) *victim_out = *v;
   }
@@ -54,6 +86,7 @@ CacheLine& CacheArray::allocate(Addr line, CacheLine* victim_out, bool* evicted)
     size_t slot;
     index_.find(line, slot);
     index_.insert(slot, line, uint32_t(pos));
+    mark_used(pos, true);
   }
   tags_[pos] = line;
   v->valid_bytes.clear();

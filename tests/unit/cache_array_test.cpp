@@ -208,3 +208,55 @@ TEST_CASE("wide sets: the line index agrees with the lines", "[cache_array]") {
   }
   REQUIRE(a.valid_lines() > 200);
 }
+
+// The way a wide (indexed) set gives a new line is observable: flushes walk
+// the lines in way order. It must be the lowest free way, else the least
+// recently used one, as in a narrow set (96 ways: a partial bitmask word).
+TEST_CASE("wide sets: a new line takes the lowest free way, else the LRU way", "[cache_array]") {
+  constexpr uint32_t kSets = 2, kWays = 96;
+  CacheArray a(kSets, kWays, 128, 32);
+  struct Way {
+    Addr line = 0;
+    bool valid = false;
+    uint64_t stamp = 0;
+  };
+  std::vector<Way> ref(kSets * kWays);
+  uint64_t clock = 0;
+  std::mt19937_64 rng(5);
+  for (int round = 0; round < 30000; ++round) {
+    const Addr line = (rng() % 400) * 128;
+    const size_t base = size_t(line / 128 % kSets) * kWays;
+    Way* hit = nullptr;
+    for (size_t w = base; w < base + kWays; ++w)
+      if (ref[w].valid && ref[w].line == line) hit = &ref[w];
+    CacheLine* l = a.find(line);
+    REQUIRE((l != nullptr) == (hit != nullptr));
+    if (!l) {
+      Way* v = nullptr;
+      for (size_t w = base; w < base + kWays && !v; ++w)
+        if (!ref[w].valid) v = &ref[w];
+      const bool full = v == nullptr;
+      for (size_t w = base; w < base + kWays && full; ++w)
+        if (!v || ref[w].stamp < v->stamp) v = &ref[w];
+      bool evicted = false;
+      CacheLine victim;
+      a.allocate(line, &victim, &evicted);
+      REQUIRE(evicted == full);
+      if (full) REQUIRE(victim.line == v->line);
+      *v = Way{line, true, ++clock};
+    } else if (rng() % 4 == 0) {
+      a.invalidate(*l);
+      hit->valid = false;
+    } else {
+      a.touch(*l);
+      hit->stamp = ++clock;
+    }
+    if (round % 97 == 0) { // way order, as a flush sees it
+      std::vector<Addr> got, want;
+      a.for_each_valid([&](const CacheLine& c) { got.push_back(c.line); });
+      for (const Way& w : ref)
+        if (w.valid) want.push_back(w.line);
+      REQUIRE(got == want);
+    }
+  }
+}
