@@ -84,7 +84,7 @@ void Calendar::run() {
     at_.erase(k.when);
     free_.push_back(k.bucket);
   }
-  if (!heap_.empty()) wake_.notify(sc_time::from_value(heap_.front().when - now));
+  if (!heap_.empty()) wake_.notify(time_from_ticks(heap_.front().when - now));
 }
 
 TimedQueue::TimedQueue(sc_module_name n) : sc_module(n), cal_(Calendar::get()) {}
