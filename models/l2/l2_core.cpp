@@ -178,7 +178,7 @@ L2Outcome L2Core::rmw(GpuAccess& a, Addr line, bool replay, Cycle now) {
   CacheLine* l = array_.find(line);
   for (const LaneOp& op : a.lanes) {
     const unsigned off = op.offset;
-    if (off % size != 0 || off + size > spec_.line_bytes)
+    if ((off & (size - 1)) != 0 || off + size > spec_.line_bytes) // size: 1, 2, 4 or 8
       throw std::invalid_argument("L2Core: lane offset " + std::to_string(off) +
                                   " misaligned or outside the line");
     const uint32_t s = array_.sectors_of(off, size);
