@@ -48,11 +48,8 @@ private:
   struct Output {
     size_t reserved = 0;           // packets accepted from inputs, not yet handed on
     std::deque<Payload*> overflow; // arrived but the slice port's queue was full
-    std::vector<unsigned> blocked; // inputs whose head waits for room here
-    // drain_output's list of inputs being woken, kept between calls with its
-    // capacity: a fresh vector per drain was a million allocations on the
-    // 1 Mi histogram in at (issue 13).
-    std::vector<unsigned> waking;
+    std::deque<unsigned> blocked;  // inputs whose head waits for room here, in order
+    bool draining = false;         // drain_output is running (it must not re-enter)
   };
   void b_transport(unsigned sm, Payload& t, sc_core::sc_time& delay);
   unsigned debug(Payload& t);
