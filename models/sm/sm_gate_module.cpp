@@ -20,7 +20,7 @@ void SmModule::attach_gate() {
     gate_ = g;
   }
   if (!gate_) return;
-  gate_->on_open = [this] { response_.notify(sc_core::SC_ZERO_TIME); };
+  gate_->on_open = [this] { wake(); };
   gate_taken_ = &stats_.counter("gate_taken", "instructions",
                                 "instructions a path stage's issue gate performed itself (an "
                                 "ALU-like operation: no request went down the path)");

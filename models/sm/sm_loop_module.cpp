@@ -100,6 +100,9 @@ SmModule::Idle SmModule::idle(Cycle now) {
   return {why, next};
 }
 
+// The loop of lt and functional runs, a SystemC thread (lt keeps local
+// time with a quantum keeper). at runs the same body as calendar steps
+// (at_step, below).
 void SmModule::run() {
   tlm_utils::tlm_quantumkeeper qk;
   qk.reset();
@@ -175,18 +178,62 @@ void SmModule::run() {
         waited = shared_waited = false;
         sent_by_sync = global_requests_.value();
       }
-    } else {
-      if (next == ~Cycle{0})
-        wait(response_);
-      else
-        wait(clk_.until(next), response_); // a memory response may come first
-      woke = std::max(clk_.now(), now + 1);
     }
     if (stall && woke > now + 1) { // the skipped cycles stalled for the same reason
       *stall += woke - now - 1;
       active_cycles_ += woke - now - 1;
     }
   }
+}
+
+// at: the SM's loop is not a SystemC thread but a step on the calendar,
+// run at the cycle idle() asks for or at once when wake() is called (a
+// response, a write acknowledgement, room in the LD/ST queue, an issue
+// gate opening, a new CTA). A step of an earlier wait that a wake-up
+// overtook is dropped by its generation number. Why (issue 13): each
+// thread wait was a timed notification in SystemC's heap, a wake-up a
+// delta notification and a context switch; as steps, the SMs of one time
+// run in the order they were scheduled, so at's order no longer depends
+// on SystemC's heap (docs/timing.md, "at"). lt and functional keep run().
+void SmModule::wake() {
+  if (!at_timer_) {
+    response_.notify(SC_ZERO_TIME);
+    return;
+  }
+  const uint64_t gen = at_gen_;
+  at_timer_->schedule(SC_ZERO_TIME, [this, gen] { at_step(gen); });
+}
+
+void SmModule::at_schedule(Cycle at) {
+  const uint64_t gen = at_gen_;
+  at_timer_->schedule(clk_.until(at), [this, gen] { at_step(gen); });
+}
+
+// One pass of run()'s loop for at: the cycles since the last pass stalled
+// for the reason it gave, then issue or find why not and when next.
+void SmModule::at_step(uint64_t gen) {
+  if (gen != at_gen_) return; // superseded by an earlier wake-up
+  ++at_gen_;
+  if (at_waiting_) {
+    at_waiting_ = false;
+    const Cycle woke = std::max(clk_.now(), at_last_ + 1);
+    if (at_stall_ && woke > at_last_ + 1) {
+      *at_stall_ += woke - at_last_ - 1;
+      active_cycles_ += woke - at_last_ - 1;
+    }
+  }
+  if (live_ctas_ == 0) return;
+  const Cycle now = clk_.now();
+  lt_now_ = now;
+  const bool issued = issue_cycle(now);
+  if (live_ctas_ == 0) return;
+  ++active_cycles_;
+  const Idle why = issued ? Idle{nullptr, now + 1} : idle(now);
+  if (why.stall) ++*why.stall;
+  at_stall_ = why.stall;
+  at_last_ = now;
+  at_waiting_ = true;
+  if (why.next != ~Cycle{0}) at_schedule(why.next);
 }
 
 } // namespace tlmgpu

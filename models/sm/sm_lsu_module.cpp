@@ -169,7 +169,7 @@ void SmModule::on_lsu_response(Payload& t) {
     --w.outstanding;
     refresh(slot);
     enter_barrier(slot, clk_.now());
-    response_.notify(SC_ZERO_TIME);
+    wake();
     return;
   }
   --w.outstanding;
@@ -177,7 +177,7 @@ void SmModule::on_lsu_response(Payload& t) {
   if (w.outstanding == 0) {
     w.ready_at = std::max(w.ready_at, clk_.now() + 1); // a fence may add its latency
     advance(slot);
-    response_.notify(SC_ZERO_TIME);
+    wake();
   }
 }
 

@@ -20,8 +20,7 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
       lsu_port_(
           "lsu", parts.sm.lsu_queue ? parts.sm.lsu_queue : 1u << 20,
           [this](Payload& t) { on_lsu_response(t); },
-          parts.sm.lsu_queue ? std::function<void()>([this] { response_.notify(SC_ZERO_TIME); })
-                             : std::function<void()>()),
+          parts.sm.lsu_queue ? std::function<void()>([this] { wake(); }) : std::function<void()>()),
       warp_instructions_(stats_.counter("warp_instructions", "instructions",
                                         "warp instructions issued (compute(n) counts n)")),
       active_cycles_(
@@ -63,7 +62,10 @@ SmModule::SmModule(sc_module_name n, SimContext& ctx, uint16_t id, StatGroup& pa
                                        "non-blocking write requests that waited for a write "
                                        "slot (sm.write_slots) before leaving the LD/ST unit")) {
   SC_HAS_PROCESS(SmModule);
-  SC_THREAD(run);
+  if (ctx_.at())
+    at_timer_ = std::make_unique<TimedQueue>("at_loop");
+  else
+    SC_THREAD(run);
   write_wait_ = spec_.blocking_writes == "all"    ? WriteWait::All
                 : spec_.blocking_writes == "reds" ? WriteWait::Reds
                                                   : WriteWait::None;
@@ -188,7 +190,10 @@ void SmModule::start_cta(uint32_t cta_linear) {
     if (gate_) gate_->warp_started(GateWarp{slot, cta_linear, w});
     advance(slot); // run to the first instruction
   }
-  work_.notify(SC_ZERO_TIME);
+  if (ctx_.at())
+    wake();
+  else
+    work_.notify(SC_ZERO_TIME);
 }
 
 [[noreturn]] void SmModule::fail(uint32_t slot, const std::string& what) const {

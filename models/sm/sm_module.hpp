@@ -240,6 +240,17 @@ private:
   Counter* stall_lsu_queue_ = nullptr; // made only with a bounded sm.lsu_queue
   bool released_ = false;              // kernel_end_release ran in this kernel
   sc_core::sc_event work_, response_;
+  // Something the loop may act on happened: response_ in lt and
+  // functional, a step now in at (sm_loop_module.cpp).
+  void wake();
+  // at: the loop as calendar steps (at_timer_ exists only in at).
+  void at_step(uint64_t gen);
+  void at_schedule(Cycle at);
+  std::unique_ptr<TimedQueue> at_timer_;
+  uint64_t at_gen_ = 0;         // a step carrying an older number was overtaken
+  Cycle at_last_ = 0;           // the cycle of the last pass ...
+  Counter* at_stall_ = nullptr; // ... the stall it counted ...
+  bool at_waiting_ = false;     // ... and whether its skipped cycles are still to count
   Cycle lsu_free_ = 0;
   Cycle lt_now_ = 0; // lt: the run loop's local cycle
   enum class WriteWait : uint8_t { None, Reds, All } write_wait_;

@@ -96,7 +96,7 @@ void SmModule::writes_acked(uint32_t slot, uint32_t n) {
     ++writes_in_flight_;
     lsu_port_.send(*p);
   }
-  response_.notify(SC_ZERO_TIME); // the LD/ST unit may take instructions again
+  wake(); // the LD/ST unit may take instructions again
   if (w.writes > 0) return;
   if (w.exited) {
     --exited_waiting_;
