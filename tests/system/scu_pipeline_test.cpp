@@ -40,6 +40,28 @@ enum class Extra { None, Apply, Unique };
 // well; with Extra::Unique the data are runs of 32 equal values (one a
 // data line) and the unique filter keeps the first of each, so every chunk
 // has about as many hash set reads as data reads.
+// A data compaction of `data` under `mask` into a new output of
+// `out_capacity` words.
+ScuCommand data_command(HostModule& h, const std::vector<uint32_t>& data,
+                        const std::vector<uint32_t>& mask, uint64_t out_capacity) {
+  ScuCommand c;
+  c.op = ScuOp::Data;
+  c.n = data.size();
+  c.data = h.upload(data, "data");
+  c.mask = h.upload(mask, "mask");
+  c.out_capacity = out_capacity;
+  c.out = h.malloc(4 * out_capacity, "out");
+  return c;
+}
+
+// A unique filter with an empty 4096-set hash table in device memory.
+void add_unique_filter(HostModule& h, ScuCommand& c) {
+  c.filter = ScuFilter::Unique;
+  c.hash.sets = 4096;
+  c.hash.base = h.malloc(c.hash.bytes(), "hash");
+  h.memset(c.hash.base, 0xff, c.hash.bytes());
+}
+
 nlohmann::json compact(TimingMode mode, const char* platform, Extra extra = Extra::None) {
   const PlatformSpec p = load_platform(platform_path(platform));
   const uint32_t n = 1u << 16;
@@ -54,20 +76,9 @@ nlohmann::json compact(TimingMode mode, const char* platform, Extra extra = Extr
   const ProgramResult res = run_host_program(p, mode, 1, [&](HostModule& h) {
     ScuModule* scu = ScuModule::of(h.context());
     REQUIRE(scu);
-    ScuCommand c;
-    c.op = ScuOp::Data;
-    c.n = n;
-    c.data = h.upload(data, "data");
-    c.mask = h.upload(mask, "mask");
-    c.out_capacity = n;
-    c.out = h.malloc(4 * n, "out");
+    ScuCommand c = data_command(h, data, mask, n);
     if (apply) c.apply = h.upload(flags, "flags");
-    if (unique) { // room for every value: nothing is evicted
-      c.filter = ScuFilter::Unique;
-      c.hash.sets = 4096;
-      c.hash.base = h.malloc(c.hash.bytes(), "hash");
-      h.memset(c.hash.base, 0xff, c.hash.bytes());
-    }
+    if (unique) add_unique_filter(h, c); // room for every value: nothing is evicted
     const uint64_t k = scu->execute(c, h.gpu().device_memory);
     std::vector<uint32_t> want;
     for (uint32_t i = 0, pos = 0; i < n; ++i)
@@ -137,17 +148,8 @@ void filter_error_reaches_host(TimingMode mode) {
   run_host_program(p, mode, 1, [&](HostModule& h) {
     ScuModule* scu = ScuModule::of(h.context());
     REQUIRE(scu);
-    ScuCommand c;
-    c.op = ScuOp::Data;
-    c.n = n;
-    c.data = h.upload(data, "data");
-    c.mask = h.upload(mask, "mask");
-    c.out_capacity = n / 2; // every value is unique: twice too many
-    c.out = h.malloc(4 * c.out_capacity, "out");
-    c.filter = ScuFilter::Unique;
-    c.hash.sets = 4096;
-    c.hash.base = h.malloc(c.hash.bytes(), "hash");
-    h.memset(c.hash.base, 0xff, c.hash.bytes());
+    ScuCommand c = data_command(h, data, mask, n / 2); // every value is unique: twice too many
+    add_unique_filter(h, c);
     try {
       scu->execute(c, h.gpu().device_memory);
     } catch (const ConfigError& e) {
