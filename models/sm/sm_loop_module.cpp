@@ -154,8 +154,7 @@ void SmModule::run() {
         continue;
       }
       wait(response_);
-      const Cycle woke = clk_.now();
-      if (stall && woke > now + 1) *stall += woke - now - 1, active_cycles_ += woke - now - 1;
+      count_skipped(stall, now, clk_.now());
       continue;
     }
     if (ctx_.mode == TimingMode::LT) {
@@ -179,11 +178,16 @@ void SmModule::run() {
         sent_by_sync = global_requests_.value();
       }
     }
-    if (stall && woke > now + 1) { // the skipped cycles stalled for the same reason
-      *stall += woke - now - 1;
-      active_cycles_ += woke - now - 1;
-    }
+    count_skipped(stall, now, woke);
   }
+}
+
+// The cycles after `last` up to `woke` (exclusive) were skipped: they
+// stalled for the reason `last` gave.
+void SmModule::count_skipped(Counter* stall, Cycle last, Cycle woke) {
+  if (!stall || woke <= last + 1) return;
+  *stall += woke - last - 1;
+  active_cycles_ += woke - last - 1;
 }
 
 // at: the SM's loop is not a SystemC thread but a step on the calendar,
@@ -200,6 +204,10 @@ void SmModule::wake() {
     response_.notify(SC_ZERO_TIME);
     return;
   }
+  // One pass now is enough: several wake-ups before it runs (responses of
+  // one cycle) would each find their generation taken and do nothing.
+  if (at_woken_ == at_gen_) return;
+  at_woken_ = at_gen_;
   const uint64_t gen = at_gen_;
   at_timer_->schedule(SC_ZERO_TIME, [this, gen] { at_step(gen); });
 }
@@ -216,11 +224,7 @@ void SmModule::at_step(uint64_t gen) {
   ++at_gen_;
   if (at_waiting_) {
     at_waiting_ = false;
-    const Cycle woke = std::max(clk_.now(), at_last_ + 1);
-    if (at_stall_ && woke > at_last_ + 1) {
-      *at_stall_ += woke - at_last_ - 1;
-      active_cycles_ += woke - at_last_ - 1;
-    }
+    count_skipped(at_stall_, at_last_, std::max(clk_.now(), at_last_ + 1));
   }
   if (live_ctas_ == 0) return;
   const Cycle now = clk_.now();

@@ -190,8 +190,8 @@ void SmModule::start_cta(uint32_t cta_linear) {
     if (gate_) gate_->warp_started(GateWarp{slot, cta_linear, w});
     advance(slot); // run to the first instruction
   }
-  if (ctx_.at())
-    wake();
+  if (at_timer_)
+    wake(); // at: the loop is calendar steps
   else
     work_.notify(SC_ZERO_TIME);
 }

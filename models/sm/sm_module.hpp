@@ -246,8 +246,10 @@ private:
   // at: the loop as calendar steps (at_timer_ exists only in at).
   void at_step(uint64_t gen);
   void at_schedule(Cycle at);
+  void count_skipped(Counter* stall, Cycle last, Cycle woke);
   std::unique_ptr<TimedQueue> at_timer_;
   uint64_t at_gen_ = 0;         // a step carrying an older number was overtaken
+  uint64_t at_woken_ = ~0ull;   // the generation wake() last scheduled a pass for
   Cycle at_last_ = 0;           // the cycle of the last pass ...
   Counter* at_stall_ = nullptr; // ... the stall it counted ...
   bool at_waiting_ = false;     // ... and whether its skipped cycles are still to count
