@@ -192,9 +192,34 @@ InitiatorPort::InitiatorPort(sc_module_name n, size_t capacity, ResponseFn on_re
   dont_initialize();
 }
 
+// A request the target may take now goes at once, inside the sender's step:
+// BEGIN_REQ is a direct call, as the base protocol allows. Only a request
+// that must wait (END_REQ outstanding, or others queued before it) is queued
+// and sent by try_send in a later delta. Sending every request through a
+// zero-delay notification cost a SystemC delta and a method activation per
+// hop (issue 13), and made two senders of one delta arrive in the reverse of
+// the order they sent (SystemC runs a delta's notified methods from the
+// back).
 void InitiatorPort::send(Payload& t) {
+  if (!waiting_end_req_ && pending_.empty()) return begin_request(t);
   pending_.push_back(&t);
   if (!waiting_end_req_) retry_.notify(SC_ZERO_TIME);
+}
+
+void InitiatorPort::begin_request(Payload& t) {
+  ++sent_;
+  tlm::tlm_phase ph = tlm::BEGIN_REQ;
+  sc_time d = SC_ZERO_TIME;
+  tlm::tlm_sync_enum r = socket->nb_transport_fw(t, ph, d);
+  if (r == tlm::TLM_ACCEPTED) {
+    waiting_end_req_ = true;
+    waiting_ = &t;
+    ++end_req_waits_;
+  } else if (r == tlm::TLM_COMPLETED || ph == tlm::BEGIN_RESP) {
+    ++answered_;
+    ++g_port_activity;
+    on_response_(t);
+  }
 }
 
 void InitiatorPort::try_send() {
@@ -203,19 +228,7 @@ void InitiatorPort::try_send() {
     Payload* t = pending_.front();
     pending_.pop_front();
     sent_any = true;
-    ++sent_;
-    tlm::tlm_phase ph = tlm::BEGIN_REQ;
-    sc_time d = SC_ZERO_TIME;
-    tlm::tlm_sync_enum r = socket->nb_transport_fw(*t, ph, d);
-    if (r == tlm::TLM_ACCEPTED) {
-      waiting_end_req_ = true;
-      waiting_ = t;
-      ++end_req_waits_;
-    } else if (r == tlm::TLM_COMPLETED || ph == tlm::BEGIN_RESP) {
-      ++answered_;
-      ++g_port_activity;
-      on_response_(*t);
-    }
+    begin_request(*t);
   }
   if (sent_any && on_space_) on_space_();
 }

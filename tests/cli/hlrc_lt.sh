@@ -8,7 +8,7 @@
 # follows the quantum or the contention syncs: before, lt gave 640 to 16,090
 # grants against 3,042 in at (quantum 10,000 with the syncs off, 100 with
 # B = 1), now 2,727 to 2,976 (2,727-2,805 with the syncs on). Cycles: at
-# 64,311 since at books hLRC's side-band legs ahead (2026-11-29; 79,101
+# (the mean over arbitration orders below) 64,311 since at books hLRC's side-band legs ahead (2026-11-29; 79,101
 # before); lt 61,742-63,084 with the default syncs since lt models at's
 # head-of-line stall (2026-11-29; 56,001-56,295 before), 59,453-59,525 since
 # the request budget (sim.lt_busy_requests, 2026-11-29), 57,237 with B = 1.
@@ -35,8 +35,21 @@ pct() { # a b: |a - b| / b in %, rounded down
 }
 
 run at at
-at_c=$(cycles at)
 at_g=$(grants at)
+# AT's own cycles depend on the order of same-cycle arrivals (4 L1s racing
+# for a line): with only arbitration ties shuffled (jitter.ties, seeds 1-4)
+# at spans 63,308-64,623 (2026-11-29), and every order change moves the
+# unshuffled point inside that range (64,348 -> 63,479 with the SM loop as
+# calendar steps, -> 64,628 with direct BEGIN_REQ sends). LT is compared
+# with the mean of the unshuffled run and four shuffled ones.
+at_runs=("$(cycles at)")
+for s in 1 2 3 4; do
+  run "at_ties$s" at --seed $s --set jitter.enable=true --set jitter.xbar_cycles=0 \
+    --set jitter.dram_cycles=0 --set jitter.cta_order=false
+  at_runs+=("$(cycles "at_ties$s")")
+done
+at_c=$(python3 -c "import sys; v = list(map(int, sys.argv[1:])); print(sum(v) // len(v))" "${at_runs[@]}")
+echo "at over arbitration orders: ${at_runs[*]} (mean $at_c)"
 cs=()
 gs=()
 for point in "100 50" "1000 50" "300 1" "10000 0"; do

@@ -178,7 +178,8 @@ public:
   using ResponseFn = std::function<void(Payload&)>;
   tlm_utils::simple_initiator_socket<InitiatorPort> socket;
 
-  // on_space runs (in a later delta) whenever a queued request left the send queue.
+  // send() passes a request on at once when it need not wait; on_space runs
+  // (in a later delta) whenever a queued request left the send queue.
   InitiatorPort(sc_core::sc_module_name n, size_t capacity, ResponseFn on_response,
                 std::function<void()> on_space = {});
 
@@ -203,6 +204,7 @@ public:
 private:
   tlm::tlm_sync_enum nb_transport_bw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
   void try_send();
+  void begin_request(Payload& t); // BEGIN_REQ now; END_REQ or a response may come back
 
   size_t capacity_;
   ResponseFn on_response_;
