@@ -62,10 +62,12 @@ void ScuModule::hand_to_iru(const ScuCommand& c, std::vector<Addr>& words,
                             std::vector<uint32_t>& costs, const DeviceMemory& mem,
                             const Deliver& deliver) {
   if (words.empty()) return;
-  // The elements leave the generator at `width` a cycle (gen_): lt books
-  // their fetches from then, at hands them over then.
-  const Cycle ready = ctx_.timed() ? std::max(gen_, now()) : 0;
-  if (ctx_.at() && clk_.now() < ready) wait(clk_.until(ready));
+  // The elements leave the generator at `width` a cycle from `from` (the
+  // chunk's vectors in, the chunk before generated), a fetch request per
+  // run of consecutive words in one line (as the partitions read them) as
+  // soon as its last word is generated: lt books its fetch from then, at
+  // hands it over then. Functional hands everything over at once.
+  const Cycle from = ctx_.timed() ? std::max(gen_, now()) : 0;
   if (!stream_.iru) {
     IruControl* iru = IruControl::of(ctx_);
     if (!iru || !iru->enabled())
@@ -95,9 +97,21 @@ void ScuModule::hand_to_iru(const ScuCommand& c, std::vector<Addr>& words,
     // The filter unit's stage pulls from now (lt: from `ready`), beside the
     // generator, which goes on handing elements over.
     run_filter([this, &deliver] { pull_iru(deliver); });
-    filter_at_ = std::max(filter_at_, ready);
+    filter_at_ = std::max(filter_at_, from);
   }
-  stream_.iru->append(words, costs, ready, mem); // the partitions fetch their lines from now
+  const unsigned lb = ctx_.net.line_bytes;
+  for (size_t i = 0, j; i < words.size(); i = j) {
+    j = ctx_.timed() ? i + 1 : words.size();
+    while (j < words.size() && words[j] == words[j - 1] + 4 && words[j] / lb == words[i] / lb)
+      ++j;
+    const Cycle ready = ctx_.timed() ? from + (j + spec_.width - 1) / spec_.width : 0;
+    if (ctx_.at() && clk_.now() < ready) wait(clk_.until(ready));
+    const std::vector<Addr> run(words.begin() + i, words.begin() + j);
+    const std::vector<uint32_t> run_costs =
+        costs.empty() ? costs : std::vector<uint32_t>(costs.begin() + i, costs.begin() + j);
+    stream_.iru->append(run, run_costs, ready, mem); // the partitions fetch its line from then
+    gen_ = std::max(gen_, ready);
+  }
   stream_.handed += words.size();
   iru_elements_ += words.size();
   words.clear();

@@ -329,7 +329,6 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
     if (c.order) { // the gather list needs every element first
       all.insert(all.end(), elems.begin(), elems.end());
     } else if (via_iru) { // the data fetches go to the IRU, not back to the SCU
-      const size_t had = words.size();
       for (const ScuElement& e : elems)
         words.insert(words.end(), e.repeat, e.addr);
       if (c.filter == ScuFilter::BestCost || c.filter == ScuFilter::Sum) { // with them [A]
@@ -338,10 +337,9 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
             c.filter == ScuFilter::Sum ? core.costs(elems, rd, rd) : fetch_costs(core, elems, mem);
         costs.insert(costs.end(), chunk_costs.begin(), chunk_costs.end());
       }
-      // The generator hands the chunk's elements over at `width` a cycle
-      // (once its vectors are in); functional hands the IRU every element at
-      // once, as a single configuration did.
-      gen_ = std::max(gen_, now()) + (words.size() - had + spec_.width - 1) / spec_.width;
+      // The generator hands the chunk's elements over as it generates them
+      // (hand_to_iru); functional hands the IRU every element at once, as a
+      // single configuration did.
       if (ctx_.timed()) hand_to_iru(c, words, costs, mem, deliver);
     }
     ch.elems = std::move(elems);

@@ -1,16 +1,19 @@
 // The ISCU streams (models/scu/README.md "ISCU", issue 16): the address
-// generator hands each chunk's data elements to the IRU partitions as it
-// generates them, the SCU's pulls are outstanding from the first chunk on,
-// and the data store writes each reply's survivors as it comes back. One
+// generator hands the data elements to the IRU partitions as it generates
+// them (`width` a cycle, a fetch request per run of words in one line), the
+// SCU's pulls are outstanding from the first elements on, and the data
+// store writes each reply's survivors as it comes back. One
 // access-expansion of 4,000 rows (7 chunks of the 5 KB vector FIFO) whose
-// 32 K elements take 4,096 values, so hash sets fill (and are replied)
-// while later chunks are still generated, on gtx980-iscu (4 partitions):
+// 30 K elements take 4,096 values, so hash sets fill (and are replied)
+// while later elements are still generated, on gtx980-iscu (4 partitions):
 // the stats `iru_fetch_overlap` (first reply to last element handed over)
 // and `iru_write_overlap` (first output write to last reply) must be
 // positive in lt and at, with the best-cost filter too (its costs come
-// with the replies). Broken on purpose (the code before 2026-11-29: the
-// IRU configured after the last chunk, the output written after the last
-// reply), both are 0.
+// with the replies). 19,097 / 18,959 cycles (lt / at; best-cost 31,784 /
+// 37,409). Broken on purpose: every element handed over at once after the
+// last chunk (the code before 2026-11-29) gives fetch overlap 0 in all four
+// (28,197 / 28,184 and 54,709 / 53,638 cycles); the output buffered until
+// the last reply gives write overlap 0 in all four.
 #include "models/host/host_module.hpp"
 #include "models/scu/scu_module.hpp"
 #include "run_helpers.hpp"
