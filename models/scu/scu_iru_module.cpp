@@ -94,7 +94,7 @@ void ScuModule::hand_to_iru(const ScuCommand& c, std::vector<Addr>& words,
     iru_cost_.clear();
     iru_done_ = false;
     want_sec_ = !costs.empty();
-    // The filter unit's stage pulls from now (lt: from `ready`), beside the
+    // The filter unit's stage pulls from now (lt: from `from`), beside the
     // generator, which goes on handing elements over.
     run_filter([this, &deliver] { pull_iru(deliver); });
     filter_at_ = std::max(filter_at_, from);
