@@ -14,6 +14,8 @@
 // last chunk (the code before 2026-11-29) gives fetch overlap 0 in all four
 // (28,197 / 28,184 and 54,709 / 53,638 cycles); the output buffered until
 // the last reply gives write overlap 0 in all four.
+// And an output past out_capacity, thrown where the pulls store (at: the
+// filter unit's process), reaches the host program in lt and at.
 #include "models/host/host_module.hpp"
 #include "models/scu/scu_module.hpp"
 #include "run_helpers.hpp"
@@ -102,4 +104,33 @@ TEST_CASE("iscu streams with the best-cost filter: lt", "[iscu][scu][iru]") {
 }
 TEST_CASE("iscu streams with the best-cost filter: at", "[iscu][scu][iru]") {
   streams(TimingMode::AT, ScuFilter::BestCost);
+}
+
+namespace {
+
+// The pulls run as the filter unit's job (at: its own process) and store
+// as replies come: an output past out_capacity must still reach the host
+// program from execute(), with the generator's elements all handed over.
+void overflow_reaches_host(TimingMode mode) {
+  const PlatformSpec p = load_platform(platform_path("examples/iscu/gtx980-iscu.json"));
+  std::vector<uint32_t> data(8192), index, count;
+  for (uint32_t i = 0; i < data.size(); ++i)
+    data[i] = i; // every value unique: nothing is merged
+  for (uint32_t r = 0; r < 512; ++r)
+    index.push_back(16 * r), count.push_back(16);
+  capacity_error_reaches_host(p, mode, [&](HostModule& h) {
+    ScuCommand c = access_expansion(h, data, index, count, data.size() / 2); // half the room
+    c.out = h.malloc(4 * c.out_capacity, "out");
+    c.filter = ScuFilter::Unique;
+    return c;
+  });
+}
+
+} // namespace
+
+TEST_CASE("iscu streams: an output past out_capacity reaches the host: lt", "[iscu][scu][iru]") {
+  overflow_reaches_host(TimingMode::LT);
+}
+TEST_CASE("iscu streams: an output past out_capacity reaches the host: at", "[iscu][scu][iru]") {
+  overflow_reaches_host(TimingMode::AT);
 }
