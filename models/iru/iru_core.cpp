@@ -20,6 +20,8 @@ void IruCore::configure(const IruConfig& c, IruMerge merge) {
   routing_.set_target(c.target, c.elem_bytes);
   merge_ = merge;
   remaining_ = c.n;
+  open_ = c.streamed;
+  advanced_ = 0;
   for (Part& q : parts_) {
     q.hash.clear();
     if (c.forget) q.hash.remember(false);
@@ -48,6 +50,7 @@ Cycle IruCore::head_time(const Part& q) const {
 }
 
 void IruCore::advance(Cycle now) {
+  advanced_ = std::max(advanced_, now);
   for (Part& q : parts_)
     for (Cycle t; (t = head_time(q)) <= now;) {
       const IruElement e = q.queue.top().e;
@@ -101,7 +104,7 @@ std::optional<IruCore::Reply> IruCore::reply(uint32_t p, uint32_t lanes, bool ti
                                              uint64_t idle) {
   Part& me = parts_.at(p);
   Reply r{Kind::Inactive, {}, 0, 0, 0};
-  if (remaining_ == 0) {
+  if (remaining_ == 0 && !open_) {
     ++me.n.replies_inactive;
     return r;
   }
@@ -117,8 +120,9 @@ std::optional<IruCore::Reply> IruCore::reply(uint32_t p, uint32_t lanes, bool ti
     r.kind = Kind::Full;
     from->hash.take(uint32_t(full), lanes, r.elements);
     if (from != &me) r.stolen = uint32_t(r.elements.size());
-  } else if (held_now == remaining_ || (timed_out && held_now >= lanes)) {
-    r.kind = held_now == remaining_ ? Kind::Drain : Kind::Timeout;
+  } else if (const bool drain = held_now == remaining_ && !open_;
+             drain || (timed_out && held_now >= lanes)) {
+    r.kind = drain ? Kind::Drain : Kind::Timeout;
     me.hash.collect(lanes, r.elements);
     // Then the other partitions, nearest first: their sets come to p over
     // the ring (partition q is hops(q, p) away downstream).

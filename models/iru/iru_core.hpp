@@ -58,6 +58,11 @@ public:
   explicit IruCore(const IruGeometry& g);
   // A new configuration: the hashes and queues start empty.
   void configure(const IruConfig& c, IruMerge merge);
+  // A streamed configuration (IruConfig::streamed): `n` more elements are
+  // on their way; close() once the last is. While open, neither the drain
+  // nor the all-inactive reply happens (rules 1 and 3: more may come).
+  void add(uint64_t n) { remaining_ += n; }
+  void close() { open_ = false; }
   const IruRouting& routing() const { return routing_; }
   IruMerge merge() const { return merge_; }
 
@@ -71,6 +76,9 @@ public:
   Cycle next_insert() const;
   // Elements queued at p, not yet inserted (what its classifier holds).
   uint64_t backlog(uint32_t p) const { return parts_[p].queue.size(); }
+  // The latest cycle advance() reached: the hashes hold what was inserted
+  // by then (lt, functional: requests come in call order, not time order).
+  Cycle advanced() const { return advanced_; }
 
   enum class Kind : uint8_t { Full, Timeout, Drain, Inactive };
   struct Reply {
@@ -125,6 +133,8 @@ private:
   IruMerge merge_ = IruMerge::None;
   std::vector<Part> parts_;
   uint64_t remaining_ = 0, seq_ = 0;
+  Cycle advanced_ = 0;
+  bool open_ = false;
 };
 
 } // namespace tlmgpu

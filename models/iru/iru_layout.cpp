@@ -12,10 +12,10 @@ IruLayout::IruLayout(uint32_t slices_per_partition, uint32_t line_bytes,
     throw std::invalid_argument("IRU layout: slices per partition and line size must be > 0");
 }
 
-std::vector<IruLayout::Line> IruLayout::lines(const IruConfig& c, uint32_t p) const {
+std::vector<IruLayout::Line> IruLayout::lines(const IruConfig& c, uint32_t p, uint32_t from) const {
   std::vector<Line> out;
-  if (!c.gather.empty()) {
-    for (uint32_t i = 0; i < c.n;) {
+  if (!c.gather.empty() || c.streamed) {
+    for (uint32_t i = from; i < c.n;) {
       const Addr a = c.gather[i], l = a / line_ * line_;
       uint32_t j = i + 1;
       while (j < c.n && c.gather[j] == c.gather[j - 1] + 4 && c.gather[j] < l + line_)

@@ -40,8 +40,9 @@ public:
   // Partition p's lines of both arrays, in position order (an index line
   // before the secondary line of the same positions). A gather
   // configuration: a line per run of consecutive positions whose words are
-  // consecutive within one line (a line two runs share is read twice).
-  std::vector<Line> lines(const IruConfig& c, uint32_t p) const;
+  // consecutive within one line (a line two runs share is read twice), from
+  // position `from` (a streamed one: the words appended since).
+  std::vector<Line> lines(const IruConfig& c, uint32_t p, uint32_t from = 0) const;
   uint32_t partition_of(Addr a) const { return slice_of_(a) / per_; }
   // The partition that pairs position `pos` (holds indices[pos]).
   uint32_t owner(const IruConfig& c, uint32_t pos) const {

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <queue>
 #include <sstream>
+#include <stdexcept>
 
 using namespace sc_core;
 
@@ -87,6 +88,32 @@ bool IruControl::configure(const IruConfig& c, const DeviceMemory& mem) {
     m->begin();
   kick();
   return true;
+}
+
+void IruControl::append(const std::vector<Addr>& words, const std::vector<uint32_t>& secondary,
+                        Cycle ready, const DeviceMemory& mem) {
+  if (!cfg_.streamed) throw std::logic_error("IRU: append to a configuration that is not streamed");
+  if (!secondary.empty() && secondary.size() != words.size())
+    throw std::logic_error("IRU: append: one secondary word per word, or none");
+  for (Addr a : words)
+    if (a % 4 || !mem.contains(a, 4))
+      throw ConfigError("configure_iru: a gathered word is unaligned or outside every device "
+                        "allocation");
+  const uint32_t first = uint32_t(cfg_.n);
+  cfg_.gather.insert(cfg_.gather.end(), words.begin(), words.end());
+  cfg_.gather_secondary.insert(cfg_.gather_secondary.end(), secondary.begin(), secondary.end());
+  if (!cfg_.gather_secondary.empty() && cfg_.gather_secondary.size() != cfg_.gather.size())
+    throw std::logic_error("IRU: append: secondary words for some positions only");
+  cfg_.n = cfg_.gather.size();
+  core_.add(words.size());
+  for (IruModule* m : parts_)
+    m->extend(first, ready);
+  kick();
+}
+
+void IruControl::close() {
+  core_.close();
+  kick(); // a request may now be answered by the drain
 }
 
 void IruControl::wake_at(Cycle c) {
@@ -223,6 +250,16 @@ void IruModule::reset() {
   next_ = 0;
   throttled_ = false;
   pairing_.clear();
+  lt_busy_ = {};
+}
+
+void IruModule::extend(uint32_t first, Cycle ready) {
+  for (const IruLayout::Line& l : control_.layout().lines(control_.config(), index_, first))
+    lines_.push_back(l);
+  if (ctx_.at())
+    issue();
+  else
+    prefetch_blocking(ctx_.timed() ? std::max(ready, clk_.now()) : 0);
 }
 
 void IruModule::begin() {
@@ -237,8 +274,8 @@ void IruModule::begin() {
 // cycles the reads finish. The classifier's back-pressure is not modelled
 // here (at models it).
 void IruModule::prefetch_blocking(Cycle t0) {
-  std::priority_queue<Cycle, std::vector<Cycle>, std::greater<>> busy;
-  for (uint32_t k = 0; k < lines_.size(); ++k) {
+  auto& busy = lt_busy_;
+  for (uint32_t k = next_; k < lines_.size(); ++k, ++next_) {
     Cycle start = t0;
     if (busy.size() >= spec_.prefetch_in_flight) start = std::max(start, busy.top()), busy.pop();
     GpuPayload* t = read(lines_[k].addr);

@@ -10,6 +10,7 @@
 // header-sized request more per extra array).
 #include "models/iru/iru_module.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <sstream>
@@ -90,7 +91,12 @@ void IruModule::req_b_transport(Payload& t, sc_time& d) {
   }
   ++requests_;
   const Cycle at = ctx_.timed() ? clk_.at_or_after(sc_time_stamp() + d) : 0;
-  auto r = control_.core().reply_by(index_, kLanes, at,
+  // A gather configuration has one initiator, the SCU, whose pulls come in
+  // call order at cycles that go back and forth: none is answered before the
+  // hashes' state it is answered from (an earlier call played them forward
+  // to a later cycle).
+  const Cycle from = times_out() ? at : std::max(at, control_.core().advanced());
+  auto r = control_.core().reply_by(index_, kLanes, from,
                                     times_out() ? spec_.timeout_cycles : kIruNever / 4);
   if (!r)
     throw SimError(std::string(name()) + ": a load_iru that nothing can answer (" +

@@ -55,11 +55,18 @@ struct IruConfig {
   // what earlier ones remembered (a new traversal). remember = false
   // forgets them too.
   bool remember = false, forget = false;
+  // The ISCU's stream: the gathered words arrive after configure, by
+  // IruControl::append, as the SCU generates them, until IruControl::close;
+  // until then no reply is a drain (more input may come) and none is all
+  // inactive. gather and gather_secondary start empty.
+  bool streamed = false;
 
   // Empty, or what is wrong (one line naming the field).
   std::string problem() const {
     if (!elem_bytes || elem_bytes > 1024) return "elem_bytes must be 1..1024";
-    if (!gather.empty()) {
+    if (streamed && (n || !gather.empty() || indices || secondary))
+      return "streamed: the gathered words come by append (n 0, no arrays)";
+    if (!gather.empty() || streamed) {
       if (n != gather.size()) return "gather: n must be the number of gathered words";
       if (secondary) return "gather: no secondary array (gather_secondary holds the words)";
       if (!gather_secondary.empty() && gather_secondary.size() != n)

@@ -35,6 +35,7 @@ GpuPayload* ScuModule::make(const Req& r, uint16_t warp) {
   a.txn_id = ctx_.pool.next_txn_id();
   GpuPayload* t = ctx_.pool.allocate();
   t->setup(r.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, r.line, lb, a);
+  t->set_initiator_state(uint8_t(0)); // 1: a load of an IRU window (take_pulled)
   if (r.write) {
     std::memcpy(t->data(), r.data.data(), lb);
     std::memcpy(t->byte_enable(), r.be.data(), lb);
@@ -46,7 +47,7 @@ GpuPayload* ScuModule::make(const Req& r, uint16_t warp) {
 void ScuModule::on_response(Payload& t) {
   auto& p = static_cast<GpuPayload&>(t);
   const bool read = p.get_command() == tlm::TLM_READ_COMMAND;
-  if (pulling_ && read) { // only window lines are read while pulling
+  if (read && p.initiator_state<uint8_t>() == 1) { // the ISCU's pulls go on beside the fetch
     take_pulled(p);
     --outstanding_;
   } else if (!read) {
@@ -150,6 +151,31 @@ void ScuModule::issue(std::vector<Req>& reqs, Unit u) {
     ++phases_[r.phase].outstanding;
     port.send(*t);
   }
+}
+
+void ScuModule::pack(Tail& t, const std::vector<uint8_t>& bytes, uint32_t elem_bytes, bool last) {
+  const unsigned lb = ctx_.net.line_bytes;
+  std::vector<Req> w;
+  auto flush = [&](Cycle at) {
+    if (std::none_of(t.be.begin(), t.be.end(), [](uint8_t b) { return b; })) return;
+    w.push_back({t.line, true, at, t.data, t.be});
+    std::fill(t.be.begin(), t.be.end(), 0);
+  };
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    const Addr a = t.base + t.bytes + i, line = a / lb * lb;
+    if (line != t.line) {
+      flush(spec_.stage_cycles + (i / elem_bytes) / spec_.width);
+      t.line = line;
+    }
+    t.data[a - line] = bytes[i];
+    t.be[a - line] = 0xff;
+  }
+  t.bytes += bytes.size();
+  if (last) flush(spec_.stage_cycles + bytes.size() / 4 / spec_.width);
+  writes_ += w.size();
+  transfer(w);
+  // The write_start_ of the first write of an ISCU operation, for its stats.
+  if (!w.empty() && stream_.iru) stream_.first_write = std::min(stream_.first_write, write_start_);
 }
 
 void ScuModule::store_loop() {

@@ -58,67 +58,121 @@ void ScuModule::take_pulled(Payload& t) {
   }
 }
 
-void ScuModule::write_lines(Addr base, const std::vector<uint8_t>& bytes) {
-  const unsigned lb = ctx_.net.line_bytes;
-  std::vector<Req> w;
-  for (size_t i = 0; i < bytes.size();) {
-    const Addr line = (base + i) / lb * lb;
-    Req r{line, true, spec_.stage_cycles + i / 4 / spec_.width, std::vector<uint8_t>(lb, 0),
-          std::vector<uint8_t>(lb, 0)};
-    for (; i < bytes.size() && (base + i) / lb * lb == line; ++i)
-      r.data[base + i - line] = bytes[i], r.be[base + i - line] = 0xff;
-    w.push_back(std::move(r));
+void ScuModule::hand_to_iru(const ScuCommand& c, std::vector<Addr>& words,
+                            std::vector<uint32_t>& costs, const DeviceMemory& mem,
+                            const Deliver& deliver) {
+  if (words.empty()) return;
+  // The elements leave the generator at `width` a cycle from `from` (the
+  // chunk's vectors in, the chunk before generated), a fetch request per
+  // run of consecutive words in one line (as the partitions read them) as
+  // soon as its last word is generated: lt books its fetch from then, at
+  // hands it over then. Functional hands everything over at once.
+  const Cycle from = ctx_.timed() ? std::max(gen_, now()) : 0;
+  if (!stream_.iru) {
+    IruControl* iru = IruControl::of(ctx_);
+    if (!iru || !iru->enabled())
+      throw ConfigError("SCU " + std::string(c.name()) +
+                        ": scu.filter_unit = iru needs IRU partitions placed and enabled (blocks "
+                        "of type iru, iru.enabled = true; examples/iscu/)");
+    if (ctx_.net.line_bytes < 128)
+      throw ConfigError("SCU: scu.filter_unit = iru needs lines of at least 128 bytes (an IRU "
+                        "reply is 32 four-byte lanes)");
+    IruConfig cfg;
+    cfg.target = 0; // the element's own block places it: equal values meet in one set
+    cfg.elem_bytes = 4;
+    cfg.streamed = true;
+    // Sum: equal IDs' weights are added (PageRank's reduction, notes P16);
+    // BestCost: the merge keeps the cheapest copy (its cost the secondary).
+    cfg.merge = c.filter == ScuFilter::Sum ? IruMerge::AddF32 : IruMerge::MinU32;
+    // Only the unique filter can drop an ID for good: a best-cost copy may be
+    // cheaper later, and a sum needs every share.
+    cfg.remember = c.filter == ScuFilter::Unique;
+    cfg.forget = c.fresh;
+    iru->configure(cfg, mem);
+    stream_.iru = iru;
+    iru_out_.clear();
+    iru_cost_.clear();
+    iru_done_ = false;
+    want_sec_ = !costs.empty();
+    // The filter unit's stage pulls from now (lt: from `from`), beside the
+    // generator, which goes on handing elements over.
+    run_filter([this, &deliver] { pull_iru(deliver); });
+    filter_at_ = std::max(filter_at_, from);
   }
-  writes_ += w.size();
-  transfer(w);
+  const unsigned lb = ctx_.net.line_bytes;
+  for (size_t i = 0, j; i < words.size(); i = j) {
+    j = ctx_.timed() ? i + 1 : words.size();
+    while (j < words.size() && words[j] == words[j - 1] + 4 && words[j] / lb == words[i] / lb)
+      ++j;
+    const Cycle ready = ctx_.timed() ? from + (j + spec_.width - 1) / spec_.width : 0;
+    if (ctx_.at() && clk_.now() < ready) wait(clk_.until(ready));
+    const std::vector<Addr> run(words.begin() + i, words.begin() + j);
+    const std::vector<uint32_t> run_costs =
+        costs.empty() ? costs : std::vector<uint32_t>(costs.begin() + i, costs.begin() + j);
+    stream_.iru->append(run, run_costs, ready, mem); // the partitions fetch its line from then
+    gen_ = std::max(gen_, ready);
+  }
+  stream_.handed += words.size();
+  iru_elements_ += words.size();
+  words.clear();
+  costs.clear();
 }
 
-std::vector<uint8_t> ScuModule::filter_in_iru(const ScuCommand& c, const std::vector<Addr>& words,
-                                              const std::vector<uint32_t>& costs,
-                                              const DeviceMemory& mem) {
-  IruControl* iru = IruControl::of(ctx_);
-  if (!iru || !iru->enabled())
-    throw ConfigError("SCU " + std::string(c.name()) +
-                      ": scu.filter_unit = iru needs IRU partitions placed and enabled (blocks "
-                      "of type iru, iru.enabled = true; examples/iscu/)");
-  if (ctx_.net.line_bytes < 128)
-    throw ConfigError("SCU: scu.filter_unit = iru needs lines of at least 128 bytes (an IRU "
-                      "reply is 32 four-byte lanes)");
-  IruConfig cfg;
-  cfg.target = 0; // the element's own block places it: equal values meet in one set
-  cfg.elem_bytes = 4;
-  cfg.n = words.size();
-  cfg.gather = words;
-  cfg.gather_secondary = costs; // BestCost: the merge keeps the cheapest copy
-  // Sum: equal IDs' weights are added (PageRank's reduction, notes P16).
-  cfg.merge = c.filter == ScuFilter::Sum ? IruMerge::AddF32 : IruMerge::MinU32;
-  // Only the unique filter can drop an ID for good: a best-cost copy may be
-  // cheaper later, and a sum needs every share.
-  cfg.remember = c.filter == ScuFilter::Unique;
-  cfg.forget = c.fresh;
-  iru->configure(cfg, mem); // the partitions fetch their lines from now
-  iru_elements_ += words.size();
+void ScuModule::close_iru() {
+  if (!stream_.iru || stream_.closed) return;
+  stream_.closed = true;
+  stream_.closed_at = ctx_.timed() ? std::max(gen_, now()) : 0;
+  stream_.iru->close();
+}
+
+void ScuModule::end_iru() {
+  if (!stream_.iru) return;
+  if (stream_.iru->remaining())
+    throw SimError("SCU: the IRU reported every element handed out with " +
+                   std::to_string(stream_.iru->remaining()) + " left");
+  filtered_ += stream_.handed - stream_.taken;
+  // How far the stages overlapped: replies taken while elements were still
+  // being handed over, and output written while replies were still coming.
+  const IruStream& s = stream_;
+  if (s.taken && s.first_reply < s.closed_at) iru_fetch_overlap_ += s.closed_at - s.first_reply;
+  if (s.taken && s.first_write < s.last_reply) iru_write_overlap_ += s.last_reply - s.first_write;
+  stream_ = IruStream();
+}
+
+void ScuModule::deliver_replies(const Deliver& deliver) {
+  if (iru_out_.empty()) return;
+  const Cycle t = now();
+  stream_.first_reply = std::min(stream_.first_reply, t);
+  stream_.last_reply = std::max(stream_.last_reply, t);
+  stream_.taken += iru_out_.size() / 4;
+  deliver(iru_out_, iru_cost_);
   iru_out_.clear();
   iru_cost_.clear();
-  iru_done_ = false;
-  want_sec_ = !costs.empty();
+}
+
+void ScuModule::pull_iru(const Deliver& deliver) {
+  IruControl& iru = *stream_.iru;
   const unsigned lb = ctx_.net.line_bytes;
-  const uint32_t parts = iru->partitions();
+  const uint32_t parts = iru.partitions();
   const uint64_t window = spec_.iru_requests;
   Req r{0, false, 0, {}, {}};
   uint32_t p = 0;
   if (!ctx_.at()) {
     // lt, functional: each request is answered by playing the partitions
-    // forward from its start (IruCore::reply_by); `window` at a time.
+    // forward from its start (IruCore::reply_by); `window` at a time, from
+    // the stage's time (the first elements handed over). Every element is
+    // with the IRU by now (lt books their cycles): the pulls run after the
+    // generator's calls, at the cycles they would have.
     std::priority_queue<Cycle, std::vector<Cycle>, std::greater<>> busy;
-    const Cycle t0 = clk_.now();
+    const Cycle t0 = lt_now_;
     Cycle end = t0;
     while (!iru_done_) {
       Cycle start = t0;
       if (busy.size() >= window) start = std::max(start, busy.top()), busy.pop();
-      r.line = iru->window(p++ % parts);
+      r.line = iru.window(p++ % parts);
       GpuPayload* t = make(r);
-      sc_core::sc_time d = clk_.cycles(start - t0);
+      const Cycle base = clk_.now();
+      sc_core::sc_time d = clk_.cycles(std::max(start, base) - base);
       port.b_transport(*t, d);
       if (want_sec_ && any_active(t->data())) { // then window line 1: the costs
         Req l1 = r;
@@ -131,37 +185,36 @@ std::vector<uint8_t> ScuModule::filter_in_iru(const ScuCommand& c, const std::ve
         take_reply(t->data());
       }
       t->release();
-      const Cycle done = t0 + clk_.at_or_after(d);
+      const Cycle done = base + clk_.at_or_after(d);
       busy.push(done);
       end = std::max(end, done);
+      lt_now_ = done; // the data store writes the reply from its answer
+      deliver_replies(deliver);
     }
-    wait(clk_.until(end));
-  } else {
-    pulling_ = true;
-    if (want_sec_) {
-      pull_with_costs(*iru, window);
-    } else {
-      while (!iru_done_) {
-        while (!iru_done_ && (outstanding_ >= window || !port.can_send()))
-          wait(answered_);
-        if (iru_done_) break;
-        r.line = iru->window(p++ % parts);
-        ++outstanding_;
-        port.send(*make(r));
-      }
-      while (outstanding_)
-        wait(answered_);
-    }
-    pulling_ = false;
+    lt_now_ = end;
+    return;
   }
-  if (iru->remaining())
-    throw SimError("SCU: the IRU reported every element handed out with " +
-                   std::to_string(iru->remaining()) + " left");
-  filtered_ += words.size() - iru_out_.size() / 4;
-  return std::move(iru_out_);
+  if (want_sec_) return pull_with_costs(iru, window, deliver);
+  while (!iru_done_) {
+    while (!iru_done_ && (outstanding_ >= window || !port.can_send())) {
+      wait(answered_);
+      deliver_replies(deliver);
+    }
+    if (iru_done_) break;
+    r.line = iru.window(p++ % parts);
+    ++outstanding_;
+    GpuPayload* t = make(r);
+    t->set_initiator_state(uint8_t(1));
+    port.send(*t);
+  }
+  while (outstanding_) {
+    wait(answered_);
+    deliver_replies(deliver);
+  }
+  deliver_replies(deliver);
 }
 
-void ScuModule::pull_with_costs(IruControl& iru, uint64_t window) {
+void ScuModule::pull_with_costs(IruControl& iru, uint64_t window, const Deliver& deliver) {
   // Each slot loads window line 0 (a reply's IDs), then line 1 (their
   // costs) before it takes another reply: the IRU pairs the two by the
   // slot's src_warp.
@@ -185,11 +238,17 @@ void ScuModule::pull_with_costs(IruControl& iru, uint64_t window) {
         continue;
       }
       ++outstanding_;
-      port.send(*make({s.window + (s.state == Slot::Line1 ? lb : 0), false, 0, {}, {}}, k));
+      GpuPayload* t = make({s.window + (s.state == Slot::Line1 ? lb : 0), false, 0, {}, {}}, k);
+      t->set_initiator_state(uint8_t(1));
+      port.send(*t);
       sent = true;
     }
-    if (!sent) wait(answered_);
+    if (!sent) {
+      wait(answered_);
+      deliver_replies(deliver);
+    }
   }
+  deliver_replies(deliver);
 }
 
 } // namespace tlmgpu

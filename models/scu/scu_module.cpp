@@ -34,7 +34,15 @@ ScuModule::ScuModule(sc_core::sc_module_name n, SimContext& ctx, const ScuSpec& 
           stats_.counter("iru_replies", "lines", "ISCU: reply lines taken from the IRU windows")),
       read_cycles_(stats_.counter("read_cycles", "cycles",
                                   "vector, data and hash reads: cycles from send to answer, "
-                                  "summed (what the coalescer entries hold)")) {
+                                  "summed (what the coalescer entries hold)")),
+      iru_fetch_overlap_(stats_.counter(
+          "iru_fetch_overlap", "cycles",
+          "ISCU: cycles from an operation's first IRU reply to its last element handed to the "
+          "IRU, summed (the pulls overlapping the fetch; 0 when they wait for it)")),
+      iru_write_overlap_(stats_.counter(
+          "iru_write_overlap", "cycles",
+          "ISCU: cycles from an operation's first output write to its last IRU reply, summed "
+          "(the data store writing while replies come; 0 when it waits for the last)")) {
   // Little's law on the reads: why an operation takes the cycles it does
   // (entries busy * latency / entries = throughput).
   stats_.formula(
@@ -112,6 +120,7 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
   for (auto& q : lt_entries_)
     q = {};
   group_sets_.clear();
+  stream_ = IruStream();
   apply_pos_ = 0;
   flag_next_ = 0;
   flag_held_.clear();
@@ -121,38 +130,27 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
                spec_.vector_fifo_bytes);
   const Cycle start = clk_.now();
   const ByteReader rd = [this](Addr a, void* d, size_t n) { read_bytes(a, d, n); };
-  uint64_t out_bytes = 0;
-  std::vector<uint8_t> tail(lb, 0), tail_be(lb, 0); // the output line being filled
-  Addr tail_line = c.out / lb * lb;
-  auto flush_tail = [&](std::vector<Req>& w, Cycle at) {
-    if (std::none_of(tail_be.begin(), tail_be.end(), [](uint8_t b) { return b; })) return;
-    w.push_back({tail_line, true, at, tail, tail_be});
-    std::fill(tail_be.begin(), tail_be.end(), 0);
-  };
-  // 4. The data store: output bytes into whole-line writes.
+  // 4. The data store: output bytes (and the ISCU's costs) in order into
+  // whole-line writes; the line being filled waits for the next to start.
+  Tail out{c.out, c.out / lb * lb, std::vector<uint8_t>(lb, 0), std::vector<uint8_t>(lb, 0)};
+  Tail cost_out{c.cost_out, c.cost_out / lb * lb, out.data, out.be};
   auto store = [&](const std::vector<uint8_t>& bytes, bool last) {
-    const uint64_t out_elems = (out_bytes + bytes.size()) / core.out_elem_bytes();
+    const uint64_t out_elems = (out.bytes + bytes.size()) / core.out_elem_bytes();
     if (out_elems > c.out_capacity)
       throw ConfigError("SCU " + std::string(c.name()) + ": output of at least " +
                         std::to_string(out_elems) + " elements exceeds out_capacity " +
                         std::to_string(c.out_capacity));
-    std::vector<Req> w;
-    for (size_t i = 0; i < bytes.size(); ++i) {
-      const Addr a = c.out + out_bytes + i, line = a / lb * lb;
-      if (line != tail_line) {
-        flush_tail(w, spec_.stage_cycles + (i / core.out_elem_bytes()) / spec_.width);
-        tail_line = line;
-      }
-      tail[a - line] = bytes[i];
-      tail_be[a - line] = 0xff;
-    }
-    out_bytes += bytes.size();
-    if (last) flush_tail(w, spec_.stage_cycles + bytes.size() / 4 / spec_.width);
-    writes_ += w.size();
-    transfer(w);
+    pack(out, bytes, core.out_elem_bytes(), last);
   };
-  std::vector<Addr> words;     // via_iru: the data elements, in output order
-  std::vector<uint32_t> costs; // via_iru, BestCost: their costs
+  // The ISCU: the data elements not yet handed to the IRU partitions (in
+  // output order) and their costs; the survivors come back in replies,
+  // stored as they come.
+  std::vector<Addr> words;
+  std::vector<uint32_t> costs;
+  const Deliver deliver = [&](const std::vector<uint8_t>& ids, const std::vector<uint8_t>& cost) {
+    store(ids, false);
+    if (c.cost_out) pack(cost_out, cost, 4, false);
+  };
   // 2-3. Data addresses at `width` per cycle, coalesced, fetched in order:
   // the chunk's data reads, into phase `ph`.
   auto data_reads = [&](const std::vector<ScuElement>& elems, uint16_t ph) {
@@ -228,6 +226,12 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
     ScuModule& m;
     ~FilterDone() { m.filter_idle(false); }
   } filter_done{*this};
+  // The ISCU's pulls (the filter unit's job) end only once the IRU has
+  // every element: if the generator throws, the IRU must have them all.
+  struct IruClosed {
+    ScuModule& m;
+    ~IruClosed() { m.close_iru(); }
+  } iru_closed{*this};
   for (uint64_t k = 0; k < core.chunks(); ++k) {
     Chunk ch{k, {}, std::move(vec_lines), fetches ? open_phase() : uint16_t(0)};
     const uint16_t next_phase = open_phase();
@@ -333,6 +337,10 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
             c.filter == ScuFilter::Sum ? core.costs(elems, rd, rd) : fetch_costs(core, elems, mem);
         costs.insert(costs.end(), chunk_costs.begin(), chunk_costs.end());
       }
+      // The generator hands the chunk's elements over as it generates them
+      // (hand_to_iru); functional hands the IRU every element at once, as a
+      // single configuration did.
+      if (ctx_.timed()) hand_to_iru(c, words, costs, mem, deliver);
     }
     ch.elems = std::move(elems);
     if (fetches)
@@ -341,6 +349,10 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
       release(ch.lines);
   }
   finish(vec_phase);
+  if (via_iru) {
+    hand_to_iru(c, words, costs, mem, deliver);
+    close_iru();
+  }
   filter_idle();
   if (c.group) store(group_flush(c), true);
   if (c.order) {
@@ -353,14 +365,13 @@ uint64_t ScuModule::execute(const ScuCommand& c, const DeviceMemory& mem) {
     store(core.output(0, ordered, rd), true);
     release(lines_of(data));
   }
-  if (via_iru && !words.empty()) {
-    sync(); // the IRU's pulling keeps its own time
-    store(filter_in_iru(c, words, costs, mem), true);
-    lt_now_ = clk_.now();
-    if (c.cost_out) write_lines(c.cost_out, iru_cost_);
+  if (via_iru) {
+    store({}, true);
+    if (c.cost_out) pack(cost_out, {}, 4, true);
+    end_iru();
   }
   drain();
-  const uint64_t produced = out_bytes / core.out_elem_bytes();
+  const uint64_t produced = out.bytes / core.out_elem_bytes();
   ++ops_;
   elements_in_ += c.n;
   elements_out_ += produced;

@@ -162,21 +162,44 @@ private:
   // Releases the flag lines wholly before unfiltered position `pos` (all
   // of them: `pos` = UINT64_MAX).
   void release_flags(Addr apply, uint64_t pos);
-  // The ISCU (scu_iru_module.cpp): `words` (the filtered operation's
-  // data elements, in output order) go to the IRU partitions, whose hash
-  // drops duplicates (with `costs`, BestCost: keeps the cheapest copy); the
-  // SCU takes the survivors from their windows (and their costs, into
-  // iru_cost_).
-  std::vector<uint8_t> filter_in_iru(const ScuCommand& c, const std::vector<Addr>& words,
-                                     const std::vector<uint32_t>& costs, const DeviceMemory& mem);
+  // The data store's write coalescing: a stream of bytes from `base` into
+  // whole-line writes; the line being filled (`line`) waits for the next.
+  struct Tail {
+    Addr base, line;
+    std::vector<uint8_t> data, be;
+    uint64_t bytes = 0; // stored so far
+  };
+  // Appends `bytes` (elements of `elem_bytes`) to `t`: the lines it
+  // completes (and, `last`, the one being filled) are written, posted, at
+  // stage_cycles + their element / width from now.
+  void pack(Tail& t, const std::vector<uint8_t>& bytes, uint32_t elem_bytes, bool last);
+  // The ISCU (scu_iru_module.cpp). The address generator hands a filtered
+  // operation's data elements (`words`, in output order; with `costs`,
+  // BestCost and Sum: the secondary each) to the IRU partitions chunk by
+  // chunk, as it generates them (a streamed configuration; the first call
+  // configures it and hands the filter unit's stage the pulls), and empties
+  // them. The partitions fetch their lines and their hash drops duplicates
+  // (BestCost: keeps the cheapest copy; Sum: adds); the stage takes the
+  // survivors from their windows and hands each reply's to `deliver` (ids,
+  // costs) as it comes back: the data store writes them while the fetch
+  // and the filtering go on.
+  using Deliver =
+      std::function<void(const std::vector<uint8_t>& ids, const std::vector<uint8_t>& costs)>;
+  void hand_to_iru(const ScuCommand& c, std::vector<Addr>& words, std::vector<uint32_t>& costs,
+                   const DeviceMemory& mem, const Deliver& deliver);
+  void close_iru(); // the last element was handed (does nothing if none was)
+  void end_iru();   // after the stage's pulls: checks and stats
+  // The filter unit's job: pulls replies (`iru_requests` outstanding) until
+  // one comes back all inactive.
+  void pull_iru(const Deliver& deliver);
+  // The reply lines taken so far (iru_out_, iru_cost_) to `deliver`.
+  void deliver_replies(const Deliver& deliver);
   // One window reply: active lanes into iru_out_ (their secondary words,
   // window line 1 of the same reply, into iru_cost_ when `sec` is given).
   void take_reply(const uint8_t* line, const uint8_t* sec = nullptr);
   void take_pulled(Payload& t); // at: a window line came back (line 0 or 1)
-  // at, BestCost: pulls replies and their costs with `window` slots.
-  void pull_with_costs(IruControl& iru, uint64_t window);
-  // Packs `bytes` from `base` into whole-line writes (ISCU: the costs).
-  void write_lines(Addr base, const std::vector<uint8_t>& bytes);
+  // at, with costs: pulls replies and their costs with `window` slots.
+  void pull_with_costs(IruControl& iru, uint64_t window, const Deliver& deliver);
   static void check_range(const DeviceMemory& mem, const ScuCommand& c, const char* what, Addr a,
                           uint64_t bytes);
 
@@ -222,8 +245,17 @@ private:
   uint64_t apply_pos_ = 0;                  // apply: unfiltered output elements of earlier chunks
   Addr flag_next_ = 0;                      // apply: the first flag line not requested yet
   std::deque<Addr> flag_held_;              // apply: flag lines requested and not released
-  bool pulling_ = false, iru_done_ = false; // at: replies of the IRU windows are arriving
-  std::vector<uint8_t> iru_out_, iru_cost_; // the elements they carried, their costs
+  bool iru_done_ = false;                   // a reply came back all inactive
+  std::vector<uint8_t> iru_out_, iru_cost_; // what replies carried, not yet delivered
+  // The ISCU's operation: the IRU once configured, elements handed and
+  // survivors taken; when the first and last reply came, the last element
+  // was handed, the first output line was written (for the overlap stats).
+  struct IruStream {
+    IruControl* iru = nullptr;
+    bool closed = false;
+    uint64_t handed = 0, taken = 0;
+    Cycle first_reply = ~Cycle(0), last_reply = 0, closed_at = 0, first_write = ~Cycle(0);
+  } stream_;
   // at, pulling with costs: each outstanding request is a slot (its
   // src_warp), so the IRU pairs its line-1 load with the slot's reply.
   enum class Slot : uint8_t { Free, Line0, NeedSec, Line1 };
@@ -236,7 +268,7 @@ private:
   bool want_sec_ = false;
   Counter &ops_, &cycles_, &elements_in_, &elements_out_, &data_elements_, &vector_reads_,
       &data_reads_, &writes_, &merged_groups_, &filtered_, &hash_reads_, &hash_writes_,
-      &iru_elements_, &iru_replies_, &read_cycles_;
+      &iru_elements_, &iru_replies_, &read_cycles_, &iru_fetch_overlap_, &iru_write_overlap_;
   Cycle occupancy_since_ = 0; // at: when reads_out_ last changed (read_cycles_)
   void count_in_flight();     // at: read_cycles_ up to now, before reads_out_ changes
 };

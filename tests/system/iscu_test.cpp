@@ -10,6 +10,7 @@
 #include "models/iru/iru_module.hpp"
 #include "models/scu/scu_module.hpp"
 #include "run_helpers.hpp"
+#include "scu_helpers.hpp"
 #include "tlmgpu/app/host_program.hpp"
 
 #include <catch2/catch.hpp>
@@ -51,13 +52,7 @@ Outcome run_iscu(TimingMode mode, uint32_t stride) {
   const ProgramResult res = run_host_program(p, mode, 1, [&](HostModule& h) {
     ScuModule* scu = ScuModule::of(h.context());
     REQUIRE(scu);
-    ScuCommand c;
-    c.op = ScuOp::AccessExpansion;
-    c.n = index.size();
-    c.data = h.upload(data, "data");
-    c.index = h.upload(index, "index");
-    c.count = h.upload(count, "count");
-    c.out_capacity = o.expansion.size();
+    ScuCommand c = access_expansion(h, data, index, count, o.expansion.size());
     c.out = h.malloc(4 * c.out_capacity, "out");
     c.filter = ScuFilter::Unique; // no hash table: the IRU filters
     const uint64_t n = scu->execute(c, h.gpu().device_memory);

@@ -6,6 +6,7 @@
 #include "models/host/host_module.hpp"
 #include "models/scu/scu_module.hpp"
 #include "run_helpers.hpp"
+#include "scu_helpers.hpp"
 #include "tlmgpu/app/host_program.hpp"
 
 #include <catch2/catch.hpp>
@@ -46,13 +47,7 @@ struct Input {
   }
   // The expansion with the best-cost filter's inputs (no table, no output).
   ScuCommand upload(HostModule& h) const {
-    ScuCommand c;
-    c.op = ScuOp::AccessExpansion;
-    c.n = index.size();
-    c.data = h.upload(ids, "ids");
-    c.index = h.upload(index, "index");
-    c.count = h.upload(count, "count");
-    c.out_capacity = exp_ids.size();
+    ScuCommand c = access_expansion(h, ids, index, count, exp_ids.size(), "ids");
     c.filter = ScuFilter::BestCost;
     c.cost = h.upload(weights, "weights");
     c.cost_add = h.upload(add, "source_cost");

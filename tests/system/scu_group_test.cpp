@@ -6,6 +6,7 @@
 #include "models/host/host_module.hpp"
 #include "models/scu/scu_module.hpp"
 #include "run_helpers.hpp"
+#include "scu_helpers.hpp"
 #include "tlmgpu/app/host_program.hpp"
 
 #include <catch2/catch.hpp>
@@ -46,13 +47,7 @@ Grouped run_group(TimingMode mode, uint32_t sets) {
     REQUIRE(scu);
     const DeviceMemory& mem = h.gpu().device_memory;
     o.line = h.context().net.line_bytes;
-    ScuCommand c;
-    c.op = ScuOp::AccessExpansion;
-    c.n = index.size();
-    c.data = h.upload(ids, "ids");
-    c.index = h.upload(index, "index");
-    c.count = h.upload(count, "count");
-    c.out_capacity = o.plain.size();
+    ScuCommand c = access_expansion(h, ids, index, count, o.plain.size(), "ids");
     ScuCommand g = c;
     g.group = g.generate = true;
     g.group_target = h.malloc(4000, "target");
