@@ -176,17 +176,22 @@ L2Outcome L2Core::rmw(GpuAccess& a, Addr line, bool replay, Cycle now) {
   if (!replay) ++atomics_;
   L2Outcome out;
   CacheLine* l = array_.find(line);
+  ByteMask touched; // every lane's bytes: one validity test and one dirty update
   for (const LaneOp& op : a.lanes) {
     const unsigned off = op.offset;
     if ((off & (size - 1)) != 0 || off + size > spec_.line_bytes) // size: 1, 2, 4 or 8
       throw std::invalid_argument("L2Core: lane offset " + std::to_string(off) +
                                   " misaligned or outside the line");
-    const uint32_t s = array_.sectors_of(off, size);
-    if (!l)
-      out.fetch_sectors |= s;
-    else if (!l->valid_bytes.all(off, size))
-      out.fetch_sectors |= array_.missing_sectors(*l, s);
+    touched.set_range(off, size);
   }
+  if (!l || (l->valid_bytes & touched) != touched) // a miss: the sectors to fetch, lane by lane
+    for (const LaneOp& op : a.lanes) {
+      const uint32_t s = array_.sectors_of(op.offset, size);
+      if (!l)
+        out.fetch_sectors |= s;
+      else if (!l->valid_bytes.all(op.offset, size))
+        out.fetch_sectors |= array_.missing_sectors(*l, s);
+    }
   if (out.fetch_sectors != 0) {
     if (!replay) ++atomic_misses_;
     return out;
@@ -198,12 +203,12 @@ L2Outcome L2Core::rmw(GpuAccess& a, Addr line, bool replay, Cycle now) {
   Cycle done = now;
   for (LaneOp& op : a.lanes) {
     op.result = apply_atomic(a.op, a.type, &l->data[op.offset], op.operand, op.compare);
-    l->dirty_bytes.set_range(op.offset, size);
     // Functional runs have no time: the atomic unit's queueing is skipped.
     if (timed_)
       done = std::max(done, time_order_ ? schedule_lane_op_lt(line + op.offset, size, now)
                                         : schedule_lane_op(line + op.offset, size, now));
   }
+  l->dirty_bytes |= touched;
   atomic_lane_ops_ += a.lanes.size();
   out.extra_cycles = done - now;
   return out;

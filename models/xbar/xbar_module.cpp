@@ -135,7 +135,6 @@ void XbarModule::serve_input(unsigned sm) {
     }
     ++o.reserved;
     in.pop();
-    if (in.has_request()) static_cast<GpuPayload&>(in.front()).prefetch(); // next turn's head
     static_cast<GpuPayload&>(t).push_route(uint16_t(sm)); // the reply goes back by this port
     const GpuAccess& a = access_of(t);
     count(a);
@@ -181,7 +180,7 @@ void XbarModule::drain_output(unsigned slice) {
   const size_t waiting = b.size();
   // The heads about to be served waited in their queues: load them together.
   for (size_t k = 0, room = out_capacity_ - o.reserved; k < waiting && k < room; ++k)
-    static_cast<GpuPayload&>(sm_ports[b[k]]->front()).prefetch();
+    prefetch_payload(sm_ports[b[k]]->front());
   size_t woken = 0;
   for (; woken < waiting && o.reserved < out_capacity_; ++woken) {
     const unsigned in = b.front();

@@ -145,6 +145,7 @@ void InitiatorPort::publish(StatGroup& parent) {
 
 void TargetPort::pop() {
   queue_.pop_front();
+  if (!queue_.empty()) prefetch_payload(*queue_.front()); // the owner's next request
   if (held_) {
     Payload* t = held_;
     held_ = nullptr;

@@ -55,16 +55,6 @@ public:
     if (ext_.hops == 0) SC_REPORT_FATAL("tlmgpu/payload", "reply with no route to return by");
     return ext_.route[--ext_.hops];
   }
-  // Starts loading what a block reads first when it takes a queued request
-  // (the address, the access, the route). A request that waited in a queue
-  // is out of the host's caches by then: on the AT histogram the crossbar
-  // spent half of its time on that first load (issue 13).
-  void prefetch() const {
-    __builtin_prefetch(static_cast<const tlm::tlm_generic_payload*>(this));
-    __builtin_prefetch(&ext_.access);
-    __builtin_prefetch(&ext_.hops);
-  }
-
   // Valid after setup(), for its line_bytes.
   uint8_t* data() { return buf_.get(); }
   uint8_t* byte_enable() { return buf_.get() + cap_; }
