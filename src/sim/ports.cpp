@@ -91,9 +91,7 @@ TimedQueue::TimedQueue(sc_module_name n) : sc_module(n), cal_(Calendar::get()) {
 
 TargetPort::TargetPort(sc_module_name n, size_t capacity, Hooks hooks)
     : sc_module(n), socket("socket"), capacity_(capacity), hooks_(std::move(hooks)) {
-  socket.register_b_transport(this, &TargetPort::b_transport);
-  socket.register_transport_dbg(this, &TargetPort::transport_dbg);
-  socket.register_nb_transport_fw(this, &TargetPort::nb_transport_fw);
+  socket.bind(*this);
 }
 
 tlm::tlm_sync_enum TargetPort::nb_transport_fw(Payload& t, tlm::tlm_phase& ph, sc_time&) {
@@ -161,6 +159,7 @@ void TargetPort::pop() {
 
 void TargetPort::respond(Payload& t, const sc_time& delay) {
   timer_.schedule(delay, [this, &t] {
+    if (!response_open_ && ready_responses_.empty()) return begin_response(t); // nothing before it
     ready_responses_.push_back(&t);
     send_responses();
   });
@@ -170,15 +169,18 @@ void TargetPort::send_responses() {
   while (!response_open_ && !ready_responses_.empty()) {
     Payload* t = ready_responses_.front();
     ready_responses_.pop_front();
-    tlm::tlm_phase ph = tlm::BEGIN_RESP;
-    sc_time d = SC_ZERO_TIME;
-    for (PortProbe* p : probes_) // before: the initiator may free t on BEGIN_RESP
-      p->response(*this, *t);
-    tlm::tlm_sync_enum r = socket->nb_transport_bw(*t, ph, d);
-    if (r == tlm::TLM_ACCEPTED) {
-      response_open_ = true; // wait for END_RESP
-      ++response_waits_;
-    }
+    begin_response(*t);
+  }
+}
+
+void TargetPort::begin_response(Payload& t) {
+  tlm::tlm_phase ph = tlm::BEGIN_RESP;
+  sc_time d = SC_ZERO_TIME;
+  for (PortProbe* p : probes_) // before: the initiator may free t on BEGIN_RESP
+    p->response(*this, t);
+  if (socket->nb_transport_bw(t, ph, d) == tlm::TLM_ACCEPTED) {
+    response_open_ = true; // wait for END_RESP
+    ++response_waits_;
   }
 }
 
@@ -187,7 +189,7 @@ InitiatorPort::InitiatorPort(sc_module_name n, size_t capacity, ResponseFn on_re
     : sc_module(n), socket("socket"), capacity_(capacity), on_response_(std::move(on_response)),
       on_space_(std::move(on_space)) {
   SC_HAS_PROCESS(InitiatorPort);
-  socket.register_nb_transport_bw(this, &InitiatorPort::nb_transport_bw);
+  socket.bind(*this);
   SC_METHOD(try_send);
   sensitive << retry_;
   dont_initialize();

@@ -15,8 +15,6 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "tlmgpu/sim/port_probe.hpp"
 #include "tlmgpu/stats.hpp"
@@ -126,14 +124,18 @@ inline void prefetch_payload(const Payload& t) {
 // others stop moving too.
 inline uint64_t g_port_activity = 0;
 
-class TargetPort : public sc_core::sc_module {
+// The ports implement the TLM interfaces themselves and bind plain sockets
+// to them: tlm_utils' simple sockets add a forwarding object per socket and,
+// on every backward call, a map lookup for blocking calls they adapt to
+// nb_transport, which these ports never need (issue 13: 2.4 % of AT).
+class TargetPort : public sc_core::sc_module, public tlm::tlm_fw_transport_if<> {
 public:
   struct Hooks {
     std::function<void(Payload&, sc_core::sc_time&)> b_transport; // LT + functional
     std::function<unsigned(Payload&)> debug;                      // host/debug access
     std::function<void()> on_request;                             // AT: queue became non-empty
   };
-  tlm_utils::simple_target_socket<TargetPort> socket;
+  tlm::tlm_target_socket<> socket;
 
   TargetPort(sc_core::sc_module_name n, size_t capacity, Hooks hooks);
 
@@ -157,7 +159,7 @@ public:
   std::string occupancy() const;
 
 private:
-  void b_transport(Payload& t, sc_core::sc_time& d) {
+  void b_transport(Payload& t, sc_core::sc_time& d) override {
     ++g_port_activity;
     for (PortProbe* p : probes_)
       p->request(*this, t);
@@ -168,9 +170,11 @@ private:
     for (PortProbe* p : probes_)
       p->response(*this, t);
   }
-  unsigned transport_dbg(Payload& t) { return hooks_.debug(t); }
-  tlm::tlm_sync_enum nb_transport_fw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
+  unsigned transport_dbg(Payload& t) override { return hooks_.debug(t); }
+  tlm::tlm_sync_enum nb_transport_fw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d) override;
+  bool get_direct_mem_ptr(Payload&, tlm::tlm_dmi&) override { return false; } // no DMI
   void send_responses();
+  void begin_response(Payload& t); // BEGIN_RESP now; END_RESP may be awaited
 
   size_t capacity_;
   Hooks hooks_;
@@ -185,10 +189,10 @@ private:
   std::vector<PortProbe*> probes_;
 };
 
-class InitiatorPort : public sc_core::sc_module {
+class InitiatorPort : public sc_core::sc_module, public tlm::tlm_bw_transport_if<> {
 public:
   using ResponseFn = std::function<void(Payload&)>;
-  tlm_utils::simple_initiator_socket<InitiatorPort> socket;
+  tlm::tlm_initiator_socket<> socket;
 
   // send() passes a request on at once when it need not wait; on_space runs
   // (in a later delta) whenever a queued request left the send queue.
@@ -214,7 +218,8 @@ public:
   std::string occupancy() const;
 
 private:
-  tlm::tlm_sync_enum nb_transport_bw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
+  tlm::tlm_sync_enum nb_transport_bw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d) override;
+  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {} // no DMI
   void try_send();
   void begin_request(Payload& t); // BEGIN_REQ now; END_REQ or a response may come back
 
