@@ -202,7 +202,10 @@ InitiatorPort::InitiatorPort(sc_module_name n, size_t capacity, ResponseFn on_re
 // zero-delay notification cost a SystemC delta and a method activation per
 // hop (issue 13), and made two senders of one delta arrive in the reverse of
 // the order they sent (SystemC runs a delta's notified methods from the
-// back).
+// back). A target that completes the request in the call (TLM_COMPLETED, or
+// BEGIN_RESP on the return path) has its response handed to the owner inside
+// send(); this simulator's own targets never do (they answer END_REQ and
+// respond later), a user's module may.
 void InitiatorPort::send(Payload& t) {
   if (!waiting_end_req_ && pending_.empty()) return begin_request(t);
   pending_.push_back(&t);
