@@ -91,6 +91,7 @@ private:
   static constexpr uint32_t kNotRunning = ~0u;
   uint32_t running_ = kNotRunning;
   size_t running_step_ = 0;
+  uint64_t running_when_ = 0; // the running bucket's time
   sc_core::sc_event wake_;
 };
 
