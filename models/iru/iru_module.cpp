@@ -90,7 +90,7 @@ bool IruControl::configure(const IruConfig& c, const DeviceMemory& mem) {
   return true;
 }
 
-void IruControl::append(const std::vector<Addr>& words, const std::vector<uint32_t>& secondary,
+void IruControl::append(std::span<const Addr> words, std::span<const uint32_t> secondary,
                         Cycle ready, const DeviceMemory& mem) {
   if (!cfg_.streamed) throw std::logic_error("IRU: append to a configuration that is not streamed");
   if (!secondary.empty() && secondary.size() != words.size())

@@ -106,9 +106,10 @@ void ScuModule::hand_to_iru(const ScuCommand& c, std::vector<Addr>& words,
       ++j;
     const Cycle ready = ctx_.timed() ? from + (j + spec_.width - 1) / spec_.width : 0;
     if (ctx_.at() && clk_.now() < ready) wait(clk_.until(ready));
-    const std::vector<Addr> run(words.begin() + i, words.begin() + j);
-    const std::vector<uint32_t> run_costs =
-        costs.empty() ? costs : std::vector<uint32_t>(costs.begin() + i, costs.begin() + j);
+    const std::span<const Addr> run(words.data() + i, j - i);
+    const std::span<const uint32_t> run_costs =
+        costs.empty() ? std::span<const uint32_t>()
+                      : std::span<const uint32_t>(costs.data() + i, j - i);
     stream_.iru->append(run, run_costs, ready, mem); // the partitions fetch its line from then
     gen_ = std::max(gen_, ready);
   }

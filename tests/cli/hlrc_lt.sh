@@ -8,8 +8,8 @@
 # follows the quantum or the contention syncs: before, lt gave 640 to 16,090
 # grants against 3,042 in at (quantum 10,000 with the syncs off, 100 with
 # B = 1), now 2,727 to 2,976 (2,727-2,805 with the syncs on). Cycles: at
-# (the mean over arbitration orders below) 64,311 since at books hLRC's side-band legs ahead (2026-11-29; 79,101
-# before); lt 61,742-63,084 with the default syncs since lt models at's
+# (the mean over arbitration orders below) 64,311 since at books hLRC's
+# side-band legs ahead (2026-11-29; 79,101 before); lt 61,742-63,084 with the default syncs since lt models at's
 # head-of-line stall (2026-11-29; 56,001-56,295 before), 59,453-59,525 since
 # the request budget (sim.lt_busy_requests, 2026-11-29), 57,237 with B = 1.
 #
