@@ -16,16 +16,29 @@ import sys
 
 
 def load(paths):
-    points, failed = {}, []
+    """(config, workload, input) -> cycles. With several platforms or seeds in
+    the sweep, the input is named with them ("apu64 grid-w128 s2"): one key
+    per point, never two points folded into one."""
+    rows = []
     for path in paths.split(","):
         with open(path, newline="") as f:
-            for row in csv.DictReader(f):
-                inp = row["input"].rsplit("/", 1)[-1] or "-"
-                key = (row["config"], row["workload"], inp)
-                if row["status"] != "passed":
-                    failed.append(key)
-                    continue
-                points[key] = float(row["cycles"])
+            rows += list(csv.DictReader(f))
+    platforms = {r["platform"] for r in rows}
+    seeds = {r["seed"] for r in rows}
+    points, failed = {}, []
+    for row in rows:
+        inp = row["input"].rsplit("/", 1)[-1] or "-"
+        if len(platforms) > 1:
+            inp = f"{row['platform'].rsplit('/', 1)[-1].removesuffix('.json')} {inp}"
+        if len(seeds) > 1:
+            inp += f" s{row['seed']}"
+        key = (row["config"], row["workload"], inp)
+        if key in points or key in failed:
+            sys.exit(f"lt_at_table: {paths}: two points named {'/'.join(key)}")
+        if row["status"] != "passed":
+            failed.append(key)
+            continue
+        points[key] = float(row["cycles"])
     return points, failed
 
 
@@ -68,11 +81,11 @@ def main():
               f"{1 + worst:.3f} | {ncell} |")
     errs = [r[2] / r[1] - 1 for r in rows]
     nerrs = [e for e in map(norm_err, rows) if e is not None]
+    norm = (f"normalised mean abs error {sum(map(abs, nerrs)) / len(nerrs):.4f}, "
+            f"{sum(abs(e) > args.norm_limit for e in nerrs)} of {len(nerrs)} beyond "
+            f"{args.norm_limit:.0%}" if nerrs else f"no point to normalise (no {args.baseline})")
     print(f"\n{len(rows)} points: mean abs(lt/at - 1) {sum(map(abs, errs)) / len(errs):.4f}, "
-          f"{sum(abs(e) > args.limit for e in errs)} beyond {args.limit:.0%}; normalised mean "
-          f"abs error {sum(map(abs, nerrs)) / len(nerrs):.4f}, "
-          f"{sum(abs(e) > args.norm_limit for e in nerrs)} of {len(nerrs)} beyond "
-          f"{args.norm_limit:.0%}.")
+          f"{sum(abs(e) > args.limit for e in errs)} beyond {args.limit:.0%}; {norm}.")
     for name, failed in (("at", at_failed), ("lt", lt_failed)):
         if failed:
             print(f"\nNot passed in {name}: " + ", ".join("/".join(k) for k in failed))
