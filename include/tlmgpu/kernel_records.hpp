@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <map>
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -26,10 +25,10 @@ public:
   nlohmann::json at(size_t i) const; // {"cycles", "metrics", "name"[, "stats"]}
   nlohmann::json to_json() const;    // the whole array
 
-  // Writes `doc` with "kernels" set to these records, byte for byte as
-  // `std::setw(2) << doc` would, but one kernel's JSON at a time (a run of
-  // 10,000 launches never holds them all as JSON).
-  void write_into(std::ostream& out, nlohmann::json doc) const;
+  // Appends `doc` with "kernels" set to these records, byte for byte as
+  // `doc.dump(2)` would, but one kernel's JSON at a time (a run of 10,000
+  // launches never holds them all as JSON). `doc`: an object (or null).
+  void write_into(std::string& out, const nlohmann::json& doc) const;
 
 private:
   struct Kernel {

@@ -5,6 +5,7 @@
 
 #include "tlmgpu/app/run.hpp"
 #include "tlmgpu/file_io.hpp"
+#include "tlmgpu/json_text.hpp"
 #include "tlmgpu/result_dir.hpp"
 #include "tlmgpu/sim/context.hpp"
 #include "tlmgpu/sim/trace.hpp"
@@ -30,13 +31,13 @@ inline void write_text(const ResultDir& dir, const std::string& name, const std:
 // `kernels`: spliced in as j["kernels"], one kernel's JSON at a time.
 inline void write_json(const ResultDir& dir, const std::string& name, const nlohmann::json& j,
                        const KernelRecords* kernels = nullptr) {
-  std::ostringstream text;
+  std::string text; // as `std::setw(2) << j` writes it (tlmgpu/json_text.hpp)
   if (kernels)
     kernels->write_into(text, j);
   else
-    text << std::setw(2) << j;
-  text << "\n";
-  write_text(dir, name, text.str());
+    append_json(text, j, 2);
+  text += '\n';
+  write_text(dir, name, text);
 }
 
 inline double peak_rss_mib() {
@@ -73,11 +74,17 @@ public:
   explicit KernelLog(const ResultDir& dir)
       : f_(dir.staging() / "kernels.jsonl", dir.out() / "kernels.jsonl") {}
   // A failed write is remembered and reported by finish() (FileWriter).
-  void write(const nlohmann::json& kernel) { f_.stream() << kernel.dump() << '\n'; }
+  void write(const nlohmann::json& kernel) {
+    line_.clear(); // as kernel.dump(), a kernel at a time
+    append_json(line_, kernel);
+    line_ += '\n';
+    f_.stream() << line_;
+  }
   void finish() { f_.close(); }
 
 private:
   FileWriter f_;
+  std::string line_; // reused: a titanv kernel's line is about 100 KB
 };
 
 inline std::unique_ptr<KernelLog> open_kernel_log(const RunOptions& o, const ResultDir& dir,

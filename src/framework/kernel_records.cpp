@@ -1,6 +1,5 @@
 #include "tlmgpu/kernel_records.hpp"
-
-#include <sstream>
+#include "tlmgpu/json_text.hpp"
 
 namespace tlmgpu {
 
@@ -53,38 +52,45 @@ nlohmann::json KernelRecords::to_json() const {
   return a;
 }
 
-void KernelRecords::write_into(std::ostream& out, nlohmann::json doc) const {
-  // A placeholder no real value can equal; its dumped form is replaced by
-  // the array, written kernel by kernel at the array's nesting (depth 1).
-  static const std::string kMark = "\x01tlmgpu-kernels\x01";
-  doc["kernels"] = kMark;
-  const std::string text = doc.dump(2);
-  const std::string mark = nlohmann::json(kMark).dump();
-  const size_t at_mark = text.find(mark);
-  if (at_mark == std::string::npos) { // cannot happen: the key was just set
-    out << text;
-    return;
-  }
-  out.write(text.data(), std::streamsize(at_mark));
-  if (kernels_.empty()) {
-    out << "[]";
-  } else {
-    out << "[\n";
-    for (size_t i = 0; i < kernels_.size(); ++i) {
-      std::istringstream lines(at(i).dump(2));
-      std::string line;
-      bool first = true;
-      while (std::getline(lines, line)) {
-        if (!first) out << '\n';
-        out << "    " << line;
-        first = false;
-      }
-      out << (i + 1 < kernels_.size() ? ",\n" : "\n");
+void KernelRecords::write_into(std::string& out, const nlohmann::json& doc) const {
+  // doc's members and "kernels" in key order (an object's map order), each
+  // written at depth 2 as nlohmann nests them; doc itself is not touched
+  // (a copy of a titanv stats tree cost as much as writing it).
+  static const nlohmann::json::object_t none;
+  const auto& members = doc.is_null() ? none : doc.get_ref<const nlohmann::json::object_t&>();
+  const std::string key = "kernels";
+  bool first = true;
+  const auto begin_member = [&](const std::string& name) {
+    out += first ? "{\n  " : ",\n  ";
+    first = false;
+    append_json_string(out, name);
+    out += ": ";
+  };
+  const auto kernels_member = [&] {
+    begin_member(key);
+    if (kernels_.empty()) {
+      out += "[]";
+      return;
     }
-    out << "  ]";
+    out += "[\n";
+    for (size_t i = 0; i < kernels_.size(); ++i) { // one kernel's JSON at a time
+      out += i ? ",\n    " : "    ";
+      append_json(out, at(i), 2, 4);
+    }
+    out += "\n  ]";
+  };
+  bool placed = false;
+  for (const auto& [name, value] : members) {
+    if (!placed && name >= key) {
+      kernels_member();
+      placed = true;
+      if (name == key) continue; // replaced, as doc["kernels"] = ... would
+    }
+    begin_member(name);
+    append_json(out, value, 2, 2);
   }
-  const size_t rest = at_mark + mark.size();
-  out.write(text.data() + rest, std::streamsize(text.size() - rest));
+  if (!placed) kernels_member();
+  out += "\n}";
 }
 
 } // namespace tlmgpu
