@@ -105,7 +105,7 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
   {
     nlohmann::json plain; // values only, as in the kernel sections
     ctx.stats.dump(plain, StatView::Total, false);
-    const nlohmann::json& g = plain.value("gpu", nlohmann::json::object());
+    const nlohmann::json& g = gpu_section(plain);
     stats["metrics"] =
         compute_metrics(g, run_cycles(g, o.platform), o.platform, sc_time_stamp().to_seconds());
     add_area_metrics(stats["metrics"], g, o.platform);

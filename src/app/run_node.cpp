@@ -129,7 +129,7 @@ int run_node(const RunOptions& o, std::ostream& out) {
     std::ostringstream s;
     const std::string error = workloads[i]->check(*ctxs[i], devices[i]->gpu, s);
     passed = passed && error.empty();
-    const nlohmann::json& g = plain[name].value("gpu", nlohmann::json::object());
+    const nlohmann::json& g = gpu_section(plain[name]);
     devs.push_back({{"device", i},
                     {"platform", node.gpus[i].name},
                     {"workload", names[i]},

@@ -73,6 +73,13 @@ std::pair<double, double> lab_access_energy(const PlatformSpec& p) {
   return {e.l1_read * scale, e.l1_write * scale};
 }
 
+const json& gpu_section(const json& section) {
+  static const json empty = json::object();
+  const auto& members = section.get_ref<const json::object_t&>();
+  const auto it = members.find("gpu");
+  return it != members.end() ? it->second : empty;
+}
+
 double run_cycles(const json& g, const PlatformSpec& p) {
   const double kernels = g.value("kernel_cycles", 0.0), scu = sum_over(g, "scu", "cycles");
   return scu ? kernels + scu * p.sm.clock_mhz / p.scu.clock_mhz : kernels;
