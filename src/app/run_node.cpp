@@ -157,9 +157,8 @@ int run_node(const RunOptions& o, std::ostream& out) {
   stats["check"] = passed ? "passed" : "failed";
   stats["output_hash"] = hash_hex(node_hash.value());
   stats["simulated"] = {{"cycles", cycles}, {"seconds", sc_time_stamp().to_seconds()}};
-  stats["devices"] = devs;
-  run.stats.dump(stats["total"], StatView::Total, true);
-  write_json(dir, "stats.json", stats);
+  stats["devices"] = std::move(devs);
+  write_json(dir, "stats.json", stats, {total_stats(run.stats)});
   if (trace) trace->finish();
   if (kernel_log) kernel_log->finish();
 

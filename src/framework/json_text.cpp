@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -21,7 +22,7 @@ constexpr auto kEscape = [] {
     t[c] = c < 0x20 || c >= 0x80 || c == '"' || c == '\\';
   return t;
 }();
-bool needs_escape(const std::string& s) {
+bool needs_escape(std::string_view s) {
   for (unsigned char c : s)
     if (kEscape[c]) return true;
   return false;
@@ -44,19 +45,29 @@ void append_double(std::string& out, double x) {
   out.append(buf, nlohmann::detail::to_chars(buf, buf + sizeof buf, x));
 }
 
-// The layout of nlohmann's serializer::dump: pretty objects and arrays put
-// each member on its own line, `step` deeper; empty ones are "{}" and "[]".
+// A json value at `depth`: nlohmann's serializer::dump, case by case.
 class Writer {
 public:
-  Writer(std::string& out, int indent)
-      : out_(out), pretty_(indent >= 0), step_(pretty_ ? unsigned(indent) : 0) {}
+  Writer(std::string& out, int indent) : out_(out), indent_(indent) {}
 
   void value(const json& j, unsigned depth) {
     switch (j.type()) {
-    case json::value_t::object:
-      return object(j.get_ref<const json::object_t&>(), depth);
-    case json::value_t::array:
-      return array(j.get_ref<const json::array_t&>(), depth);
+    case json::value_t::object: {
+      JsonNest o(out_, '{', indent_, depth);
+      for (const auto& [key, v] : j.get_ref<const json::object_t&>()) {
+        o.key(key);
+        value(v, o.inner());
+      }
+      return o.close();
+    }
+    case json::value_t::array: {
+      JsonNest a(out_, '[', indent_, depth);
+      for (const json& v : j.get_ref<const json::array_t&>()) {
+        a.element();
+        value(v, a.inner());
+      }
+      return a.close();
+    }
     case json::value_t::string:
       return append_json_string(out_, j.get_ref<const std::string&>());
     case json::value_t::boolean:
@@ -80,85 +91,35 @@ public:
   }
 
 private:
-  void open(char bracket) {
-    out_ += bracket;
-    if (pretty_) out_ += '\n';
-  }
-  void next() { out_ += pretty_ ? ",\n" : ","; }
-  void close(char bracket, unsigned depth) {
-    if (pretty_) {
-      out_ += '\n';
-      out_.append(depth, ' ');
-    }
-    out_ += bracket;
-  }
-  void indent(unsigned depth) {
-    if (pretty_) out_.append(depth, ' ');
-  }
-
-  void object(const json::object_t& o, unsigned depth) {
-    if (o.empty()) {
-      out_ += "{}";
-      return;
-    }
-    open('{');
-    bool first = true;
-    for (const auto& [key, v] : o) {
-      if (!first) next();
-      first = false;
-      indent(depth + step_);
-      append_json_string(out_, key);
-      out_ += pretty_ ? ": " : ":";
-      value(v, depth + step_);
-    }
-    close('}', depth);
-  }
-
-  void array(const json::array_t& a, unsigned depth) {
-    if (a.empty()) {
-      out_ += "[]";
-      return;
-    }
-    open('[');
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (i) next();
-      indent(depth + step_);
-      value(a[i], depth + step_);
-    }
-    close(']', depth);
-  }
-
   // Never in tlmgpu's documents (binary values come from CBOR and the like);
-  // written as nlohmann does so that every json prints as dump() does.
+  // written as nlohmann does so that every json prints as dump() does: an
+  // object of "bytes" (on one line) and "subtype".
   void binary(const json::binary_t& b, unsigned depth) {
-    const unsigned inner = depth + step_;
-    out_ += pretty_ ? "{\n" : "{";
-    indent(inner);
-    out_ += pretty_ ? "\"bytes\": [" : "\"bytes\":[";
+    JsonNest o(out_, '{', indent_, depth);
+    o.key("bytes");
+    out_ += '[';
     for (size_t i = 0; i < b.size(); ++i) {
-      if (i) out_ += pretty_ ? ", " : ",";
+      if (i) out_ += indent_ >= 0 ? ", " : ",";
       append_integer(out_, b[i]);
     }
-    out_ += pretty_ ? "],\n" : "],";
-    indent(inner);
-    out_ += pretty_ ? "\"subtype\": " : "\"subtype\":";
+    out_ += ']';
+    o.key("subtype");
     if (b.has_subtype())
       append_integer(out_, b.subtype());
     else
       out_ += "null";
-    close('}', depth);
+    o.close();
   }
 
   std::string& out_;
-  const bool pretty_;
-  const unsigned step_;
+  const int indent_;
 };
 
 } // namespace
 
-void append_json_string(std::string& out, const std::string& s) {
+void append_json_string(std::string& out, std::string_view s) {
   if (needs_escape(s)) {
-    out += json(s).dump(); // nlohmann's escaping and UTF-8 check
+    out += json(std::string(s)).dump(); // nlohmann's escaping and UTF-8 check
     return;
   }
   out += '"';
@@ -168,6 +129,63 @@ void append_json_string(std::string& out, const std::string& s) {
 
 void append_json(std::string& out, const nlohmann::json& j, int indent, unsigned depth) {
   Writer(out, indent).value(j, depth);
+}
+
+JsonNest::JsonNest(std::string& out, char bracket, int indent, unsigned depth)
+    : out_(out), bracket_(bracket), pretty_(indent >= 0), step_(pretty_ ? unsigned(indent) : 0),
+      depth_(depth) {}
+
+void JsonNest::element() {
+  out_ += empty_ ? bracket_ : ',';
+  empty_ = false;
+  if (pretty_) {
+    out_ += '\n';
+    out_.append(inner(), ' ');
+  }
+}
+
+void JsonNest::key(std::string_view name) {
+  element();
+  append_json_string(out_, name);
+  out_ += pretty_ ? ": " : ":";
+}
+
+void JsonNest::close() {
+  if (empty_)
+    out_ += bracket_;
+  else if (pretty_) {
+    out_ += '\n';
+    out_.append(depth_, ' ');
+  }
+  out_ += bracket_ == '{' ? '}' : ']';
+}
+
+void append_json_object(std::string& out, const nlohmann::json& doc,
+                        std::vector<JsonSplice> splices, int indent, unsigned depth) {
+  static const json::object_t none;
+  const auto& members = doc.is_null() ? none : doc.get_ref<const json::object_t&>();
+  std::sort(splices.begin(), splices.end(),
+            [](const JsonSplice& a, const JsonSplice& b) { return a.key < b.key; });
+  JsonNest o(out, '{', indent, depth);
+  auto next = splices.begin();
+  const auto splice = [&] {
+    o.key(next->key);
+    next->write(out, indent, o.inner());
+    ++next;
+  };
+  for (const auto& [key, v] : members) {
+    while (next != splices.end() && next->key < key)
+      splice();
+    if (next != splices.end() && next->key == key) {
+      splice(); // replaces doc's member
+      continue;
+    }
+    o.key(key);
+    Writer(out, indent).value(v, o.inner());
+  }
+  while (next != splices.end())
+    splice();
+  o.close();
 }
 
 } // namespace tlmgpu

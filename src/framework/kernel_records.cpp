@@ -52,45 +52,13 @@ nlohmann::json KernelRecords::to_json() const {
   return a;
 }
 
-void KernelRecords::write_into(std::string& out, const nlohmann::json& doc) const {
-  // doc's members and "kernels" in key order (an object's map order), each
-  // written at depth 2 as nlohmann nests them; doc itself is not touched
-  // (a copy of a titanv stats tree cost as much as writing it).
-  static const nlohmann::json::object_t none;
-  const auto& members = doc.is_null() ? none : doc.get_ref<const nlohmann::json::object_t&>();
-  const std::string key = "kernels";
-  bool first = true;
-  const auto begin_member = [&](const std::string& name) {
-    out += first ? "{\n  " : ",\n  ";
-    first = false;
-    append_json_string(out, name);
-    out += ": ";
-  };
-  const auto kernels_member = [&] {
-    begin_member(key);
-    if (kernels_.empty()) {
-      out += "[]";
-      return;
-    }
-    out += "[\n";
-    for (size_t i = 0; i < kernels_.size(); ++i) { // one kernel's JSON at a time
-      out += i ? ",\n    " : "    ";
-      append_json(out, at(i), 2, 4);
-    }
-    out += "\n  ]";
-  };
-  bool placed = false;
-  for (const auto& [name, value] : members) {
-    if (!placed && name >= key) {
-      kernels_member();
-      placed = true;
-      if (name == key) continue; // replaced, as doc["kernels"] = ... would
-    }
-    begin_member(name);
-    append_json(out, value, 2, 2);
+void KernelRecords::append_json(std::string& out, int indent, unsigned depth) const {
+  JsonNest a(out, '[', indent, depth);
+  for (size_t i = 0; i < kernels_.size(); ++i) { // one kernel's JSON at a time
+    a.element();
+    tlmgpu::append_json(out, at(i), indent, a.inner());
   }
-  if (!placed) kernels_member();
-  out += "\n}";
+  a.close();
 }
 
 } // namespace tlmgpu

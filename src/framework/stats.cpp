@@ -1,4 +1,5 @@
 #include "tlmgpu/stats.hpp"
+#include "tlmgpu/json_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -146,6 +147,58 @@ void StatGroup::dump(nlohmann::json& out, StatView v, bool full) const {
   }
   for (StatGroup* c : children_)
     c->dump(out[c->name_], v, full);
+}
+
+void StatGroup::append_json(std::string& out, StatView v, bool full, int indent,
+                            unsigned depth) const {
+  // dump() puts the stats and the children into one object, in key order.
+  struct Member {
+    const std::string* name;
+    const Stat* stat;
+    const StatGroup* group;
+  };
+  std::vector<Member> members;
+  members.reserve(stats_.size() + children_.size());
+  for (auto& s : stats_)
+    members.push_back({&s->name(), s.get(), nullptr});
+  for (StatGroup* c : children_)
+    members.push_back({&c->name_, nullptr, c});
+  const auto by_name = [](const Member& a, const Member& b) { return *a.name < *b.name; };
+  std::sort(members.begin(), members.end(), by_name);
+  // Where a name repeats, dump() overwrites a stat, merges groups or adds a
+  // group's members to a stat's object: that group is written from its tree.
+  const auto same = [](const Member& a, const Member& b) { return *a.name == *b.name; };
+  if (std::adjacent_find(members.begin(), members.end(), same) != members.end()) {
+    nlohmann::json tree;
+    dump(tree, v, full);
+    tlmgpu::append_json(out, tree, indent, depth);
+    return;
+  }
+  if (members.empty()) { // dump() leaves the json as it was: null
+    out += "null";
+    return;
+  }
+  JsonNest o(out, '{', indent, depth);
+  for (const Member& m : members) {
+    o.key(*m.name);
+    if (m.group) {
+      m.group->append_json(out, v, full, indent, o.inner());
+    } else if (!full) {
+      tlmgpu::append_json(out, m.stat->value_json(v), indent, o.inner());
+    } else { // as dump() builds it, keys in order
+      JsonNest f(out, '{', indent, o.inner());
+      f.key("desc");
+      append_json_string(out, m.stat->desc());
+      f.key("type");
+      append_json_string(out, m.stat->type());
+      f.key("unit");
+      append_json_string(out, m.stat->unit());
+      f.key("value");
+      tlmgpu::append_json(out, m.stat->value_json(v), indent, f.inner());
+      f.close();
+    }
+  }
+  o.close();
 }
 
 void StatGroup::close_epoch() {

@@ -143,3 +143,25 @@ TEST_CASE("json text: a string is appended quoted, escaped only where it must be
   append_json_string(s, "a\"b\\c\n\x01");
   CHECK(s == R"J(x"per kilo-instruction (x1000)""a\"b\\c\n\u0001")J");
 }
+
+TEST_CASE("json text: spliced members take their place in key order") {
+  const auto write = [](json v) {
+    return
+        [v](std::string& out, int indent, unsigned depth) { append_json(out, v, indent, depth); };
+  };
+  const json spliced = {{"b", {1, 2}}, {"kernels", {{"x", json::object()}}}};
+  // Before, between and after doc's keys, replacing one, into null.
+  for (json doc : {json{{"a", 1}}, json{{"c", 1}, {"z", {{"y", 2}}}},
+                   json{{"kernels", 5}, {"m", {1, 2}}}, json(), json::object()})
+    for (int indent : {-1, 2}) {
+      std::string text;
+      append_json_object(text, doc,
+                         {{"kernels", write(spliced["kernels"])}, {"b", write(spliced["b"])}},
+                         indent, 0);
+      doc.update(spliced);
+      CHECK(text == doc.dump(indent));
+    }
+  std::string none;
+  append_json_object(none, json(), {}, 2, 0);
+  CHECK(none == "{}");
+}
