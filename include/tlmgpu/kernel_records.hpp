@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <map>
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -26,10 +25,10 @@ public:
   nlohmann::json at(size_t i) const; // {"cycles", "metrics", "name"[, "stats"]}
   nlohmann::json to_json() const;    // the whole array
 
-  // Writes `doc` with "kernels" set to these records, byte for byte as
-  // `std::setw(2) << doc` would, but one kernel's JSON at a time (a run of
-  // 10,000 launches never holds them all as JSON).
-  void write_into(std::ostream& out, nlohmann::json doc) const;
+  // Appends to_json() as tlmgpu/json_text.hpp's append_json would, but one
+  // kernel's JSON at a time (a run of 10,000 launches never holds them all
+  // as JSON): stats.json's "kernels", spliced in (JsonSplice).
+  void append_json(std::string& out, int indent, unsigned depth) const;
 
 private:
   struct Kernel {

@@ -11,6 +11,11 @@
 
 namespace tlmgpu {
 
+// A stats section's "gpu" object (an empty one where it has none), by
+// reference: json::value would copy the subtree, 2 M instructions for
+// titanv's (issue 13). Throws, as value() does, when `section` is no object.
+const nlohmann::json& gpu_section(const nlohmann::json& section);
+
 // `gpu` is the "gpu" object of a stats section; `cycles` the section's
 // kernel core cycles; `seconds` its simulated time, over which static power
 // is charged (a run's: the kernels and the units' operations between them).

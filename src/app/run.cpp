@@ -101,17 +101,17 @@ int run_simulation(const RunOptions& o, std::ostream& out) {
   stats["output_hash"] = hash_hex(ctx.outputs.value());
   if (races) stats["races"] = races->count();
   stats["simulated"] = {{"cycles", cycles}, {"seconds", sc_time_stamp().to_seconds()}};
-  ctx.stats.dump(stats["total"], StatView::Total, true);
   {
     nlohmann::json plain; // values only, as in the kernel sections
     ctx.stats.dump(plain, StatView::Total, false);
-    const nlohmann::json& g = plain.value("gpu", nlohmann::json::object());
+    const nlohmann::json& g = gpu_section(plain);
     stats["metrics"] =
         compute_metrics(g, run_cycles(g, o.platform), o.platform, sc_time_stamp().to_seconds());
     add_area_metrics(stats["metrics"], g, o.platform);
   }
-  // One section per kernel (epoch view), spliced in kernel by kernel.
-  write_json(dir, "stats.json", stats, &ctx.kernels);
+  // "total" straight from the stats, one section per kernel (epoch view)
+  // at a time: neither is ever a tree.
+  write_json(dir, "stats.json", stats, {total_stats(ctx.stats), kernel_sections(ctx.kernels)});
   if (trace) trace->finish();
   if (kernel_log) kernel_log->finish();
 

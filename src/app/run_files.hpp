@@ -5,6 +5,7 @@
 
 #include "tlmgpu/app/run.hpp"
 #include "tlmgpu/file_io.hpp"
+#include "tlmgpu/json_text.hpp"
 #include "tlmgpu/result_dir.hpp"
 #include "tlmgpu/sim/context.hpp"
 #include "tlmgpu/sim/trace.hpp"
@@ -27,16 +28,31 @@ inline void write_text(const ResultDir& dir, const std::string& name, const std:
   write_file_checked(dir.staging() / name, text, dir.out() / name);
 }
 
-// `kernels`: spliced in as j["kernels"], one kernel's JSON at a time.
+// `splices`: members written straight into the text, not from `j`'s tree
+// (stats.json's "total" and "kernels", tlmgpu/json_text.hpp).
 inline void write_json(const ResultDir& dir, const std::string& name, const nlohmann::json& j,
-                       const KernelRecords* kernels = nullptr) {
-  std::ostringstream text;
-  if (kernels)
-    kernels->write_into(text, j);
+                       std::vector<JsonSplice> splices = {}) {
+  std::string text; // as `std::setw(2) << j` writes it, splices in place
+  if (splices.empty())
+    append_json(text, j, 2);
   else
-    text << std::setw(2) << j;
-  text << "\n";
-  write_text(dir, name, text.str());
+    append_json_object(text, j, std::move(splices), 2);
+  text += '\n';
+  write_text(dir, name, text);
+}
+
+// stats.json's "kernels": each kernel's section, one at a time.
+inline JsonSplice kernel_sections(const KernelRecords& kernels) {
+  return {"kernels", [&kernels](std::string& out, int indent, unsigned depth) {
+            kernels.append_json(out, indent, depth);
+          }};
+}
+
+// stats.json's "total": the whole stats tree with units and descriptions.
+inline JsonSplice total_stats(const StatGroup& root) {
+  return {"total", [&root](std::string& out, int indent, unsigned depth) {
+            root.append_json(out, StatView::Total, true, indent, depth);
+          }};
 }
 
 inline double peak_rss_mib() {
@@ -73,11 +89,17 @@ public:
   explicit KernelLog(const ResultDir& dir)
       : f_(dir.staging() / "kernels.jsonl", dir.out() / "kernels.jsonl") {}
   // A failed write is remembered and reported by finish() (FileWriter).
-  void write(const nlohmann::json& kernel) { f_.stream() << kernel.dump() << '\n'; }
+  void write(const nlohmann::json& kernel) {
+    line_.clear(); // as kernel.dump(), a kernel at a time
+    append_json(line_, kernel);
+    line_ += '\n';
+    f_.stream() << line_;
+  }
   void finish() { f_.close(); }
 
 private:
   FileWriter f_;
+  std::string line_; // reused: a titanv kernel's line is about 100 KB
 };
 
 inline std::unique_ptr<KernelLog> open_kernel_log(const RunOptions& o, const ResultDir& dir,

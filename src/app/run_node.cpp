@@ -129,7 +129,7 @@ int run_node(const RunOptions& o, std::ostream& out) {
     std::ostringstream s;
     const std::string error = workloads[i]->check(*ctxs[i], devices[i]->gpu, s);
     passed = passed && error.empty();
-    const nlohmann::json& g = plain[name].value("gpu", nlohmann::json::object());
+    const nlohmann::json& g = gpu_section(plain[name]);
     devs.push_back({{"device", i},
                     {"platform", node.gpus[i].name},
                     {"workload", names[i]},
@@ -157,9 +157,8 @@ int run_node(const RunOptions& o, std::ostream& out) {
   stats["check"] = passed ? "passed" : "failed";
   stats["output_hash"] = hash_hex(node_hash.value());
   stats["simulated"] = {{"cycles", cycles}, {"seconds", sc_time_stamp().to_seconds()}};
-  stats["devices"] = devs;
-  run.stats.dump(stats["total"], StatView::Total, true);
-  write_json(dir, "stats.json", stats);
+  stats["devices"] = std::move(devs);
+  write_json(dir, "stats.json", stats, {total_stats(run.stats)});
   if (trace) trace->finish();
   if (kernel_log) kernel_log->finish();
 

@@ -102,8 +102,7 @@ int run_runtime_node(const RunOptions& o, std::ostream& out) {
     metrics["gpu_kernels"] = gpu_kernels;
   }
   stats["metrics"] = metrics;
-  run.stats.dump(stats["total"], StatView::Total, true);
-  write_json(dir, "stats.json", stats);
+  write_json(dir, "stats.json", stats, {total_stats(run.stats)});
   if (trace) trace->finish();
 
   nlohmann::json config;

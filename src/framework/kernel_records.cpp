@@ -1,6 +1,5 @@
 #include "tlmgpu/kernel_records.hpp"
-
-#include <sstream>
+#include "tlmgpu/json_text.hpp"
 
 namespace tlmgpu {
 
@@ -53,38 +52,13 @@ nlohmann::json KernelRecords::to_json() const {
   return a;
 }
 
-void KernelRecords::write_into(std::ostream& out, nlohmann::json doc) const {
-  // A placeholder no real value can equal; its dumped form is replaced by
-  // the array, written kernel by kernel at the array's nesting (depth 1).
-  static const std::string kMark = "\x01tlmgpu-kernels\x01";
-  doc["kernels"] = kMark;
-  const std::string text = doc.dump(2);
-  const std::string mark = nlohmann::json(kMark).dump();
-  const size_t at_mark = text.find(mark);
-  if (at_mark == std::string::npos) { // cannot happen: the key was just set
-    out << text;
-    return;
+void KernelRecords::append_json(std::string& out, int indent, unsigned depth) const {
+  JsonNest a(out, '[', indent, depth);
+  for (size_t i = 0; i < kernels_.size(); ++i) { // one kernel's JSON at a time
+    a.element();
+    tlmgpu::append_json(out, at(i), indent, a.inner());
   }
-  out.write(text.data(), std::streamsize(at_mark));
-  if (kernels_.empty()) {
-    out << "[]";
-  } else {
-    out << "[\n";
-    for (size_t i = 0; i < kernels_.size(); ++i) {
-      std::istringstream lines(at(i).dump(2));
-      std::string line;
-      bool first = true;
-      while (std::getline(lines, line)) {
-        if (!first) out << '\n';
-        out << "    " << line;
-        first = false;
-      }
-      out << (i + 1 < kernels_.size() ? ",\n" : "\n");
-    }
-    out << "  ]";
-  }
-  const size_t rest = at_mark + mark.size();
-  out.write(text.data() + rest, std::streamsize(text.size() - rest));
+  a.close();
 }
 
 } // namespace tlmgpu

@@ -1,4 +1,5 @@
 #include "tlmgpu/stats.hpp"
+#include "tlmgpu/json_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -39,12 +40,16 @@ uint64_t Histogram::bucket(unsigned i, StatView v) const {
   return v == StatView::Epoch ? cur_.at(i) : cur_.at(i) + tot_.at(i);
 }
 nlohmann::json Histogram::value_json(StatView v) const {
-  nlohmann::json b = nlohmann::json::array();
+  nlohmann::json::array_t b;
+  b.reserve(cur_.size());
   for (unsigned i = 0; i < cur_.size(); ++i)
-    b.push_back(bucket(i, v));
-  return {{"bucket_width", width_},
-          {"buckets", b},
-          {"max", v == StatView::Epoch ? cur_max_ : std::max(cur_max_, tot_max_)}};
+    b.emplace_back(bucket(i, v));
+  // Keys in their sorted order, each added at the end (see StatGroup::dump).
+  nlohmann::json::object_t o;
+  o.emplace_hint(o.end(), "bucket_width", width_);
+  o.emplace_hint(o.end(), "buckets", std::move(b));
+  o.emplace_hint(o.end(), "max", v == StatView::Epoch ? cur_max_ : std::max(cur_max_, tot_max_));
+  return o;
 }
 void Histogram::close_epoch() {
   for (size_t i = 0; i < cur_.size(); ++i)
@@ -123,16 +128,77 @@ std::vector<Counter*> StatGroup::counters() const {
 
 void StatGroup::dump(nlohmann::json& out, StatView v, bool full) const {
   for (auto& s : stats_) {
-    if (full)
-      out[s->name()] = {{"type", s->type()},
-                        {"value", s->value_json(v)},
-                        {"unit", s->unit()},
-                        {"desc", s->desc()}};
-    else
-      out[s->name()] = s->value_json(v);
+    nlohmann::json& slot = out[s->name()];
+    if (!full) {
+      slot = s->value_json(v);
+      continue;
+    }
+    // Built in place, not from an initializer list: nlohmann makes each
+    // {"key", value} pair of a list a two-element array (an allocation)
+    // before it moves the pair into the object, about 1,300 instructions
+    // a list and five lists a stat (issue 13). The keys go in in their
+    // sorted order, so each insert is at the map's end.
+    slot = nlohmann::json(nlohmann::json::value_t::object); // object() takes a list too
+    auto& o = slot.get_ref<nlohmann::json::object_t&>();
+    o.emplace_hint(o.end(), "desc", s->desc());
+    o.emplace_hint(o.end(), "type", s->type());
+    o.emplace_hint(o.end(), "unit", s->unit());
+    o.emplace_hint(o.end(), "value", s->value_json(v));
   }
   for (StatGroup* c : children_)
     c->dump(out[c->name_], v, full);
+}
+
+void StatGroup::append_json(std::string& out, StatView v, bool full, int indent,
+                            unsigned depth) const {
+  // dump() puts the stats and the children into one object, in key order.
+  struct Member {
+    const std::string* name;
+    const Stat* stat;
+    const StatGroup* group;
+  };
+  std::vector<Member> members;
+  members.reserve(stats_.size() + children_.size());
+  for (auto& s : stats_)
+    members.push_back({&s->name(), s.get(), nullptr});
+  for (StatGroup* c : children_)
+    members.push_back({&c->name_, nullptr, c});
+  const auto by_name = [](const Member& a, const Member& b) { return *a.name < *b.name; };
+  std::sort(members.begin(), members.end(), by_name);
+  // Where a name repeats, dump() overwrites a stat, merges groups or adds a
+  // group's members to a stat's object: that group is written from its tree.
+  const auto same = [](const Member& a, const Member& b) { return *a.name == *b.name; };
+  if (std::adjacent_find(members.begin(), members.end(), same) != members.end()) {
+    nlohmann::json tree;
+    dump(tree, v, full);
+    tlmgpu::append_json(out, tree, indent, depth);
+    return;
+  }
+  if (members.empty()) { // dump() leaves the json as it was: null
+    out += "null";
+    return;
+  }
+  JsonNest o(out, '{', indent, depth);
+  for (const Member& m : members) {
+    o.key(*m.name);
+    if (m.group) {
+      m.group->append_json(out, v, full, indent, o.inner());
+    } else if (!full) {
+      tlmgpu::append_json(out, m.stat->value_json(v), indent, o.inner());
+    } else { // as dump() builds it, keys in order
+      JsonNest f(out, '{', indent, o.inner());
+      f.key("desc");
+      append_json_string(out, m.stat->desc());
+      f.key("type");
+      append_json_string(out, m.stat->type());
+      f.key("unit");
+      append_json_string(out, m.stat->unit());
+      f.key("value");
+      tlmgpu::append_json(out, m.stat->value_json(v), indent, f.inner());
+      f.close();
+    }
+  }
+  o.close();
 }
 
 void StatGroup::close_epoch() {

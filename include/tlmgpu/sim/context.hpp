@@ -124,9 +124,8 @@ public:
   void end_kernel(const std::string& name, uint64_t cycles) {
     nlohmann::json tree;
     stats.dump(tree, StatView::Epoch, false);
-    nlohmann::json metrics =
-        compute_metrics(tree.value("gpu", nlohmann::json::object()), double(cycles), platform,
-                        double(cycles) / (platform.sm.clock_mhz * 1e6));
+    nlohmann::json metrics = compute_metrics(gpu_section(tree), double(cycles), platform,
+                                             double(cycles) / (platform.sm.clock_mhz * 1e6));
     if (run.kernel_log) {
       nlohmann::json line = {{"device", device}, {"name", name}, {"cycles", cycles}};
       line["metrics"] = metrics;
