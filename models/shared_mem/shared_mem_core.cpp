@@ -16,7 +16,7 @@ SharedMemOutOfRange::SharedMemOutOfRange(unsigned lane, uint64_t offset, unsigne
                         " (capacity " + std::to_string(capacity) + " bytes)"),
       lane_(lane), offset_(offset) {}
 
-SharedMemCore::SharedMemCore(const SharedMemSpec& spec) : spec_(spec), mem_(spec.bytes, 0) {
+SharedMemCore::SharedMemCore(const SharedMemSpec& spec) : spec_(spec), mem_(spec.bytes) {
   if (spec.banks == 0) throw ConfigError("shared_mem.banks must be >= 1");
   if (spec.bank_bytes == 0) throw ConfigError("shared_mem.bank_bytes must be >= 1");
 }

@@ -12,6 +12,7 @@
 
 #include "models/shared_mem/shared_mem_spec.hpp"
 #include "tlmgpu/types.hpp"
+#include "tlmgpu/zeroed_array.hpp"
 
 #include <cstdint>
 #include <span>
@@ -69,8 +70,8 @@ public:
                std::span<uint64_t> old_values);
 
   // Direct access for initialisation and checking (no timing, no counters).
-  std::span<uint8_t> data() { return mem_; }
-  std::span<const uint8_t> data() const { return mem_; }
+  std::span<uint8_t> data() { return {mem_.data(), mem_.size()}; }
+  std::span<const uint8_t> data() const { return {mem_.data(), mem_.size()}; }
   const SharedMemSpec& spec() const { return spec_; }
 
   // Plain counters; the module publishes them as stats.
@@ -92,7 +93,7 @@ private:
   Cycle account(std::span<const SmemLane> lanes, uint32_t passes);
 
   SharedMemSpec spec_;
-  std::vector<uint8_t> mem_;
+  ZeroedArray<uint8_t> mem_; // mostly untouched: zero pages paid for when first written
   uint64_t loads_ = 0, stores_ = 0, atomics_ = 0, lane_accesses_ = 0;
   uint64_t conflicted_accesses_ = 0, conflict_cycles_ = 0;
 };
