@@ -96,7 +96,7 @@ json random_json(std::mt19937_64& r, int depth) {
 
 } // namespace
 
-TEST_CASE("json text: every value is written as nlohmann's dump writes it") {
+TEST_CASE("json text: every value is written as nlohmann's dump writes it", "[json_text]") {
   const json fixed = {
       {"empty_object", json::object()},
       {"empty_array", json::array()},
@@ -129,7 +129,7 @@ TEST_CASE("json text: every value is written as nlohmann's dump writes it") {
     }
 }
 
-TEST_CASE("json text: invalid UTF-8 throws as nlohmann's dump does") {
+TEST_CASE("json text: invalid UTF-8 throws as nlohmann's dump does", "[json_text]") {
   const json bad = std::string("ab\xff");
   CHECK_THROWS_AS(bad.dump(), json::type_error);
   CHECK_THROWS_AS(text(bad, 2), json::type_error);
@@ -137,14 +137,14 @@ TEST_CASE("json text: invalid UTF-8 throws as nlohmann's dump does") {
   CHECK_THROWS_AS(append_json_string(key, "\xc3"), json::type_error);
 }
 
-TEST_CASE("json text: a string is appended quoted, escaped only where it must be") {
+TEST_CASE("json text: a string is appended quoted, escaped only where it must be", "[json_text]") {
   std::string s = "x";
   append_json_string(s, "per kilo-instruction (x1000)");
   append_json_string(s, "a\"b\\c\n\x01");
   CHECK(s == R"J(x"per kilo-instruction (x1000)""a\"b\\c\n\u0001")J");
 }
 
-TEST_CASE("json text: spliced members take their place in key order") {
+TEST_CASE("json text: spliced members take their place in key order", "[json_text]") {
   const auto write = [](json v) {
     return
         [v](std::string& out, int indent, unsigned depth) { append_json(out, v, indent, depth); };

@@ -65,7 +65,7 @@ struct Tree {
 
 } // namespace
 
-TEST_CASE("stats text: every group writes what its dumped tree writes") {
+TEST_CASE("stats text: every group writes what its dumped tree writes", "[stats_text]") {
   std::mt19937_64 r(7);
   int direct_groups = 0;
   for (int t = 0; t < 200; ++t) {
@@ -92,7 +92,7 @@ TEST_CASE("stats text: every group writes what its dumped tree writes") {
   CHECK(direct_groups > 400); // most trees are comparable, not exceptions
 }
 
-TEST_CASE("stats text: an empty group is null, as dump() leaves it") {
+TEST_CASE("stats text: an empty group is null, as dump() leaves it", "[stats_text]") {
   StatGroup root;
   CHECK(direct(root, StatView::Total, true, 2, 0) == "null");
   StatGroup gpu(root, "gpu"), empty(gpu, "sm_0");
