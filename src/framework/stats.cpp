@@ -65,8 +65,10 @@ nlohmann::json Formula::value_json(StatView v) const {
 StatGroup::StatGroup(StatGroup& parent, std::string name)
     : name_(std::move(name)), parent_(&parent) {
   parent.children_.push_back(this);
+  ++shape_;
 }
 StatGroup::~StatGroup() {
+  ++shape_;
   if (parent_) parent_->detach(this);
   for (StatGroup* c : children_)
     c->parent_ = nullptr;
@@ -81,10 +83,11 @@ std::string StatGroup::path() const {
 }
 
 template <class T, class... A>
-static T& add(std::vector<std::unique_ptr<Stat>>& v, A&&... a) {
+T& StatGroup::add(A&&... a) {
   auto p = std::make_unique<T>(std::forward<A>(a)...);
   T& ref = *p;
-  v.push_back(std::move(p));
+  stats_.push_back(std::move(p));
+  ++shape_;
   return ref;
 }
 
@@ -92,18 +95,18 @@ Counter& StatGroup::counter(const std::string& n, const std::string& u, const st
   for (auto& s : stats_)
     if (s->name() == n)
       if (auto* c = dynamic_cast<Counter*>(s.get())) return *c;
-  return add<Counter>(stats_, n, u, d);
+  return add<Counter>(n, u, d);
 }
 Average& StatGroup::average(const std::string& n, const std::string& u, const std::string& d) {
-  return add<Average>(stats_, n, u, d);
+  return add<Average>(n, u, d);
 }
 Histogram& StatGroup::histogram(const std::string& n, const std::string& u, const std::string& d,
                                 uint64_t w, unsigned b) {
-  return add<Histogram>(stats_, n, u, d, w, b);
+  return add<Histogram>(n, u, d, w, b);
 }
 Formula& StatGroup::formula(const std::string& n, const std::string& u, const std::string& d,
                             Formula::Fn fn) {
-  return add<Formula>(stats_, n, u, d, std::move(fn));
+  return add<Formula>(n, u, d, std::move(fn));
 }
 
 const Stat* StatGroup::find(const std::string& dotted) const {
@@ -199,6 +202,42 @@ void StatGroup::append_json(std::string& out, StatView v, bool full, int indent,
     }
   }
   o.close();
+}
+
+bool StatGroup::collect_slots(nlohmann::json& node,
+                              std::vector<std::pair<const Stat*, nlohmann::json*>>& slots) const {
+  std::vector<const std::string*> names;
+  for (auto& s : stats_)
+    names.push_back(&s->name());
+  for (StatGroup* c : children_)
+    names.push_back(&c->name_);
+  std::sort(names.begin(), names.end(), [](auto* a, auto* b) { return *a < *b; });
+  if (std::adjacent_find(names.begin(), names.end(), [](auto* a, auto* b) { return *a == *b; }) !=
+      names.end())
+    return false;
+  // The keys dump() made: operator[] finds them and adds nothing.
+  for (auto& s : stats_)
+    slots.emplace_back(s.get(), &node[s->name()]);
+  for (StatGroup* c : children_)
+    if (!c->collect_slots(node[c->name_], slots)) return false;
+  return true;
+}
+
+StatTree::StatTree() : tree_(std::make_unique<nlohmann::json>()) {}
+StatTree::~StatTree() = default;
+
+const nlohmann::json& StatTree::refresh(const StatGroup& root, StatView v) {
+  if (kept_ && shape_ == StatGroup::shape()) {
+    for (auto& [stat, slot] : slots_)
+      *slot = stat->value_json(v);
+    return *tree_;
+  }
+  *tree_ = nlohmann::json();
+  root.dump(*tree_, v, false);
+  slots_.clear();
+  kept_ = root.collect_slots(*tree_, slots_);
+  shape_ = StatGroup::shape();
+  return *tree_;
 }
 
 void StatGroup::close_epoch() {

@@ -122,10 +122,17 @@ public:
   // its epoch. The whole tree goes to RunContext::kernel_log, if any.
   KernelRecords kernels;
   void end_kernel(const std::string& name, uint64_t cycles) {
+    const double seconds = double(cycles) / (platform.sm.clock_mhz * 1e6);
+    if (!run.kernel_log && !run.keep_kernel_stats) { // the metrics only: a kept tree
+      const nlohmann::json& tree = epoch_stats_.refresh(stats, StatView::Epoch);
+      kernels.add(name, cycles,
+                  compute_metrics(gpu_section(tree), double(cycles), platform, seconds), nullptr);
+      stats.close_epoch();
+      return;
+    }
     nlohmann::json tree;
     stats.dump(tree, StatView::Epoch, false);
-    nlohmann::json metrics = compute_metrics(gpu_section(tree), double(cycles), platform,
-                                             double(cycles) / (platform.sm.clock_mhz * 1e6));
+    nlohmann::json metrics = compute_metrics(gpu_section(tree), double(cycles), platform, seconds);
     if (run.kernel_log) {
       nlohmann::json line = {{"device", device}, {"name", name}, {"cycles", cycles}};
       line["metrics"] = metrics;
@@ -168,6 +175,7 @@ private:
                       p.dram.row_bytes);
   }
   std::map<std::string, std::shared_ptr<void>> shared_;
+  StatTree epoch_stats_; // end_kernel's values-only tree, kept between launches
 };
 
 // Sets the kernel time resolution (1 fs, so clock periods are exact) once
