@@ -13,8 +13,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tlmgpu {
@@ -164,6 +164,16 @@ public:
                      std::vector<std::pair<const Stat*, nlohmann::json*>>& slots) const;
 
 private:
+  // A stat or child group under its name; dump() puts both into one object.
+  struct Member {
+    const std::string* name;
+    const Stat* stat;
+    const StatGroup* group;
+  };
+  // The members in key order, and whether a name repeats among them (dump()
+  // then overwrites or merges, and only its tree says what comes out).
+  std::vector<Member> members_by_name() const;
+  static bool names_repeat(const std::vector<Member>& sorted);
   static inline uint64_t shape_ = 0;
   template <class T, class... A>
   T& add(A&&... a);

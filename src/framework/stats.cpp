@@ -152,26 +152,30 @@ void StatGroup::dump(nlohmann::json& out, StatView v, bool full) const {
     c->dump(out[c->name_], v, full);
 }
 
-void StatGroup::append_json(std::string& out, StatView v, bool full, int indent,
-                            unsigned depth) const {
-  // dump() puts the stats and the children into one object, in key order.
-  struct Member {
-    const std::string* name;
-    const Stat* stat;
-    const StatGroup* group;
-  };
+std::vector<StatGroup::Member> StatGroup::members_by_name() const {
   std::vector<Member> members;
   members.reserve(stats_.size() + children_.size());
   for (auto& s : stats_)
     members.push_back({&s->name(), s.get(), nullptr});
   for (StatGroup* c : children_)
     members.push_back({&c->name_, nullptr, c});
-  const auto by_name = [](const Member& a, const Member& b) { return *a.name < *b.name; };
-  std::sort(members.begin(), members.end(), by_name);
+  std::sort(members.begin(), members.end(),
+            [](const Member& a, const Member& b) { return *a.name < *b.name; });
+  return members;
+}
+
+bool StatGroup::names_repeat(const std::vector<Member>& sorted) {
+  return std::adjacent_find(sorted.begin(), sorted.end(), [](const Member& a, const Member& b) {
+           return *a.name == *b.name;
+         }) != sorted.end();
+}
+
+void StatGroup::append_json(std::string& out, StatView v, bool full, int indent,
+                            unsigned depth) const {
+  const std::vector<Member> members = members_by_name();
   // Where a name repeats, dump() overwrites a stat, merges groups or adds a
   // group's members to a stat's object: that group is written from its tree.
-  const auto same = [](const Member& a, const Member& b) { return *a.name == *b.name; };
-  if (std::adjacent_find(members.begin(), members.end(), same) != members.end()) {
+  if (names_repeat(members)) {
     nlohmann::json tree;
     dump(tree, v, full);
     tlmgpu::append_json(out, tree, indent, depth);
@@ -206,15 +210,7 @@ void StatGroup::append_json(std::string& out, StatView v, bool full, int indent,
 
 bool StatGroup::collect_slots(nlohmann::json& node,
                               std::vector<std::pair<const Stat*, nlohmann::json*>>& slots) const {
-  std::vector<const std::string*> names;
-  for (auto& s : stats_)
-    names.push_back(&s->name());
-  for (StatGroup* c : children_)
-    names.push_back(&c->name_);
-  std::sort(names.begin(), names.end(), [](auto* a, auto* b) { return *a < *b; });
-  if (std::adjacent_find(names.begin(), names.end(), [](auto* a, auto* b) { return *a == *b; }) !=
-      names.end())
-    return false;
+  if (names_repeat(members_by_name())) return false;
   // The keys dump() made: operator[] finds them and adds nothing.
   for (auto& s : stats_)
     slots.emplace_back(s.get(), &node[s->name()]);

@@ -168,7 +168,6 @@ void TargetPort::pop() {
 
 void TargetPort::respond(Payload& t, const sc_time& delay) {
   timer_.schedule(delay, [this, &t] {
-    if (!response_open_ && ready_responses_.empty()) return begin_response(t); // nothing before it
     ready_responses_.push_back(&t);
     send_responses();
   });
@@ -249,16 +248,18 @@ void InitiatorPort::try_send() {
 }
 
 tlm::tlm_sync_enum InitiatorPort::nb_transport_bw(Payload& t, tlm::tlm_phase& ph, sc_time&) {
+  // try_send runs only for requests queued behind this one: a request sent
+  // later goes at once (send()), so with none queued there is nothing to do.
   if (ph == tlm::END_REQ) {
     waiting_end_req_ = false;
-    retry_.notify(SC_ZERO_TIME);
+    if (!pending_.empty()) retry_.notify(SC_ZERO_TIME);
     return tlm::TLM_ACCEPTED;
   }
   if (ph == tlm::BEGIN_RESP) {
     // BEGIN_RESP for the request still waiting for END_REQ implies END_REQ.
     if (waiting_end_req_ && waiting_ == &t) {
       waiting_end_req_ = false;
-      retry_.notify(SC_ZERO_TIME);
+      if (!pending_.empty()) retry_.notify(SC_ZERO_TIME);
     }
     ++answered_;
     ++g_port_activity;

@@ -122,26 +122,23 @@ public:
   // its epoch. The whole tree goes to RunContext::kernel_log, if any.
   KernelRecords kernels;
   void end_kernel(const std::string& name, uint64_t cycles) {
-    const double seconds = double(cycles) / (platform.sm.clock_mhz * 1e6);
-    if (!run.kernel_log && !run.keep_kernel_stats) { // the metrics only: a kept tree
-      const nlohmann::json& tree = epoch_stats_.refresh(stats, StatView::Epoch);
-      kernels.add(name, cycles,
-                  compute_metrics(gpu_section(tree), double(cycles), platform, seconds), nullptr);
-      stats.close_epoch();
-      return;
-    }
-    nlohmann::json tree;
-    stats.dump(tree, StatView::Epoch, false);
-    nlohmann::json metrics = compute_metrics(gpu_section(tree), double(cycles), platform, seconds);
+    // The metrics need only the values: unless the whole tree is wanted
+    // (logged or kept), the kept tree's values are rewritten in place.
+    const bool whole = run.kernel_log || run.keep_kernel_stats;
+    nlohmann::json fresh;
+    if (whole) stats.dump(fresh, StatView::Epoch, false);
+    const nlohmann::json& tree = whole ? fresh : epoch_stats_.refresh(stats, StatView::Epoch);
+    nlohmann::json metrics = compute_metrics(gpu_section(tree), double(cycles), platform,
+                                             double(cycles) / (platform.sm.clock_mhz * 1e6));
     if (run.kernel_log) {
       nlohmann::json line = {{"device", device}, {"name", name}, {"cycles", cycles}};
       line["metrics"] = metrics;
       // The tree is copied only when it is also kept in memory.
-      line["stats"] = run.keep_kernel_stats ? tree : std::move(tree);
+      line["stats"] = run.keep_kernel_stats ? fresh : std::move(fresh);
       run.kernel_log(line);
     }
     kernels.add(name, cycles, metrics,
-                run.keep_kernel_stats ? std::move(tree) : nlohmann::json(nullptr));
+                run.keep_kernel_stats ? std::move(fresh) : nlohmann::json(nullptr));
     stats.close_epoch();
   }
 
