@@ -58,6 +58,11 @@ SmModule::Idle SmModule::idle(Cycle now) {
     masks_.for_each_candidate(WarpMasks::kAll, open, [&](uint32_t slot) {
       next = std::min(next, std::max(warps_[slot].ready_at, now + 1));
     });
+    // lt: an exited warp frees its slot once its writes are acknowledged
+    // (retire_exited); the scan below wakes for that, so this does too.
+    if (lt && exited_waiting_ > 0)
+      for (const WarpSlot& w : warps_)
+        if (w.valid && w.exited) next = std::min(next, std::max(w.writes_done, now + 1));
   } else {
     for (const WarpSlot& w : warps_) {
       if (!w.valid) continue;

@@ -1,4 +1,4 @@
-// Bitsets over an SM's warp slots, one per question the AT issue loop asks
+// Bitsets over an SM's warp slots, one per question the issue loop asks
 // every cycle (issue 13: scanning all warp slots in issue_cycle() and idle()
 // was 17 % of the AT histogram's instructions). The SM keeps them in step
 // with its slots (SmModule::refresh after every change of a slot's state),
