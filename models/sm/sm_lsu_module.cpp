@@ -5,6 +5,7 @@
 #include "tlmgpu/invariant.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <sstream>
 
 using namespace sc_core;
@@ -16,10 +17,21 @@ void SmModule::check_bounds(uint32_t slot, const WarpInstr& in) const {
   // highest lane's access lies in one, every lane does (one map lookup, not
   // 32); otherwise each lane is looked up, and a stray one named.
   Addr lo = ~Addr{0}, hi = 0;
-  in.mask.for_each([&](unsigned l) {
-    lo = std::min(lo, in.addr[l]);
-    hi = std::max(hi, in.addr[l]);
-  });
+  const uint64_t bits = in.mask.bits();
+  if ((bits & (bits + 1)) == 0) {
+    // Lanes [0, n), the usual case: a plain loop the compiler vectorizes
+    // (the bit walk below was 6 % of the functional histogram).
+    const unsigned n = unsigned(std::popcount(bits));
+    for (unsigned l = 0; l < n; ++l) {
+      lo = std::min(lo, in.addr[l]);
+      hi = std::max(hi, in.addr[l]);
+    }
+  } else {
+    in.mask.for_each([&](unsigned l) {
+      lo = std::min(lo, in.addr[l]);
+      hi = std::max(hi, in.addr[l]);
+    });
+  }
   if (lo <= hi && hi + in.size > hi && mem_->contains(lo, hi + in.size - lo)) return;
   in.mask.for_each([&](unsigned l) {
     if (!mem_->contains(in.addr[l], in.size)) {
