@@ -19,6 +19,11 @@ Cases (--cases, default: hist,pr-as20,pr-rmat16,traffic):
   pr-rmat16  PageRank on R-MAT scale 16 (edge factor 8), titanv
   pr-rmat18  PageRank on R-MAT scale 18, titanv
   traffic    random traffic, 5000 requests per generator, titanv
+
+The traffic case also prints a row `generator`: the same 80 generators
+against a perfect memory (bench/traffic_generator.cpp, the program
+traffic_generator_bench next to the binary), so the generators' own
+CPU time is reported apart from the model's.
 """
 import argparse
 import json
@@ -85,6 +90,19 @@ def work_of(stats_bytes, case):
     return total(s["total"], "warp_instructions"), s["simulated"]["cycles"]
 
 
+def generator_seconds(binary, repeat):
+    """Median CPU seconds of the traffic case's generators alone, or None
+    when traffic_generator_bench was not built next to `binary`."""
+    gen = os.path.join(os.path.dirname(os.path.abspath(binary)), "traffic_generator_bench")
+    if not os.access(gen, os.X_OK):
+        return None
+    times = []
+    for _ in range(repeat):
+        out = subprocess.run([gen], check=True, capture_output=True, text=True).stdout
+        times.append(float(dict(l.split() for l in out.splitlines())["cpu_s"]))
+    return statistics.median(times)
+
+
 def measure(binaries, case, mode, repeat, tmp):
     """Interleaved runs of each binary; per binary: cpu times, rss, stats."""
     res = [{"cpu": [], "rss": [], "stats": None} for _ in binaries]
@@ -138,8 +156,17 @@ def main():
                     print(f"{case:<10} {mode:<10} {med[0]:8.3f} {int(work):11d} {cyc:10d} "
                           f"{work / med[0]:12,.0f} {cyc / med[0]:13,.0f} {rss[0]:8.0f}",
                           flush=True)
+            if case == "traffic" and not a.compare:
+                gen = generator_seconds(binaries[0], a.repeat)
+                if gen is None:
+                    print(f"{case:<10} {'generator':<10} (traffic_generator_bench not built)")
+                else:
+                    work, _ = work_of(r[0]["stats"], case)
+                    print(f"{case:<10} {'generator':<10} {gen:8.3f} {int(work):11d} {'':>10} "
+                          f"{work / gen:12,.0f} {'':>13} {'':>8}", flush=True)
         if not a.compare:
-            print("\nwork: warp instructions (traffic: generator requests)")
+            print("\nwork: warp instructions (traffic: generator requests); traffic's "
+                  "generator row: the generators alone (the model's cost is cpu_s minus it)")
 
 
 if __name__ == "__main__":
