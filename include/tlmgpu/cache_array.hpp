@@ -180,10 +180,28 @@ public:
   }
 
   Addr line_of(Addr a) const { return a & ~Addr{line_bytes_ - 1}; }
+  // The array holds the lines of one of `partitions` memory partitions that
+  // take turns chunk by chunk (`chunk_bytes` each, a power of two >= the
+  // line): sets are then indexed by the line's number inside its partition,
+  // not by its address. An L2 slice sees only every partitions-th chunk, so
+  // the address bits that choose the slice would otherwise also choose the
+  // set, and some sets would never be used ("set camping": with the xor
+  // hash and a power-of-two slice count, half of them). GPGPU-Sim indexes
+  // its L2 by the partition address for the same reason. Call before use.
+  void index_by_partition(uint32_t chunk_bytes, uint32_t partitions);
   // On every lookup: a shift, and a mask when the set count is a power of
   // two (it is on every platform so far), not two 64-bit divisions.
   uint32_t set_of(Addr line) const {
-    const Addr index = line >> line_shift_;
+    Addr index = line >> line_shift_;
+    if (partitions_ > 1) {
+      // The chunk's number inside the partition: chunk / partitions, by a
+      // multiply when the count is not a power of two (titanv's 48 slices;
+      // exact for every chunk below 2^64 / partitions).
+      const Addr chunk = line >> chunk_shift_;
+      const Addr local = part_shift_ >= 0 ? chunk >> part_shift_
+                                          : Addr((unsigned __int128)chunk * part_magic_ >> 64);
+      index = (local << (chunk_shift_ - line_shift_)) | (index & (lines_per_chunk_ - 1));
+    }
     return static_cast<uint32_t>(sets_pow2_ ? index & (sets_ - 1) : index % sets_);
   }
   // Sectors covering bytes [off, off+n) of a line.
@@ -300,6 +318,12 @@ private:
   uint32_t sets_, ways_, line_bytes_, sector_bytes_;
   unsigned line_shift_ = 0, sector_shift_ = 0;
   bool sets_pow2_ = false;
+  // index_by_partition: 0 or 1 partitions = index by address.
+  uint32_t partitions_ = 0;
+  unsigned chunk_shift_ = 0;
+  Addr lines_per_chunk_ = 1;
+  int part_shift_ = -1;     // log2(partitions_) when a power of two
+  uint64_t part_magic_ = 0; // else floor(2^64 / partitions_) + 1
   uint64_t clock_ = 0;
   ZeroedArray<CacheLine> lines_;           // all-zero = invalid, paid for per page when first used
   static constexpr Addr kNoTag = ~Addr{0}; // never a line address (lines are aligned)

@@ -140,12 +140,17 @@ struct PlatformSpec {
 // and the coherence protocol the L1s speak (memory-side blocks serve hLRC's
 // ownership traffic only when it is on). Derived once per device and handed
 // to each block through SimContext::net, so no block reads another's spec.
+// It also says which lines share an L2 slice (every `slices`-th chunk of
+// `interleave_bytes`, the address map's), which a slice needs to index its
+// sets by the line's number inside the slice.
 struct NetworkFormat {
   uint32_t line_bytes = 0, sector_bytes = 0;
   AtomicProtocol coherence = AtomicProtocol::Bypass;
+  uint32_t interleave_bytes = 0, slices = 0;
 };
 inline NetworkFormat network_format(const PlatformSpec& p) {
-  return {p.l2.line_bytes, p.l2.sector_bytes, p.l1.protocol()};
+  return {p.l2.line_bytes, p.l2.sector_bytes, p.l1.protocol(), p.address_map.interleave_bytes,
+          p.l2_slices()};
 }
 
 // Names of the blocks `tlmgpu describe` knows, and their parameter rows.

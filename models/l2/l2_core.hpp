@@ -105,6 +105,10 @@ public:
 
   const L2Spec& spec() const { return spec_; }
   const CacheArray& array() const { return array_; }
+  // Sets by the line's number inside this slice (CacheArray::index_by_partition).
+  void index_sets_by_partition(uint32_t chunk_bytes, uint32_t slices) {
+    array_.index_by_partition(chunk_bytes, slices);
+  }
   const WordReadyTable& word_ready() const { return word_ready_; }
 
 private:

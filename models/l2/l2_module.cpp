@@ -39,6 +39,8 @@ L2Module::L2Module(sc_module_name n, SimContext& ctx, const L2Spec& spec, uint32
                               "L2 cycles; LT: arrival to response incl. misses; AT: hits only "
                               "(pipeline + atomic unit)")) {
   core_.set_timed(ctx.timed());
+  if (spec.set_index == "partition" && ctx.net.slices > 1)
+    core_.index_sets_by_partition(ctx.net.interleave_bytes, ctx.net.slices);
   // LT: SMs call in an order unrelated to time (temporal decoupling), so the
   // pipeline books intervals; AT keeps busy-until order (its blocking calls
   // are flushes and LAB packets; its atomic unit is an in-order queue).

@@ -15,6 +15,7 @@ struct L2Spec {
            latency = 0, mshr_entries = 0, mshr_max_merge = 0, input_queue = 0, atomic_latency = 0,
            atomics_per_cycle = 0;
   double clock_mhz = 0;
+  std::string set_index;
 
   template <class V>
   void visit(V& v) {
@@ -41,6 +42,11 @@ struct L2Spec {
     v.param(atomics_per_cycle, "atomics_per_cycle", 1, Range{1, 64}, "ops/cycle",
             "atomic unit throughput (lane ops per cycle)");
     v.param(clock_mhz, "clock_mhz", 1200.0, Range{1, 100000}, "MHz", "L2 clock");
+    v.choice(set_index, "set_index", "partition", {"partition", "address"},
+             "how a slice picks a line's set: 'partition' = from the line's number inside its "
+             "slice (the address with the channel and sub-partition bits taken out, as GPGPU-Sim "
+             "does); 'address' = from the line address (before 2026-11-29: with the xor hash "
+             "and a power-of-two slice count only half of a slice's sets are ever used)");
   }
 
   uint32_t sets = 0, sectors_per_line = 0;

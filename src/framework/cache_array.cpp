@@ -32,6 +32,20 @@ CacheArray::CacheArray(uint32_t sets, uint32_t ways, uint32_t line_bytes, uint32
   }
 }
 
+void CacheArray::index_by_partition(uint32_t chunk_bytes, uint32_t partitions) {
+  if (!std::has_single_bit(chunk_bytes) || chunk_bytes < line_bytes_)
+    throw std::invalid_argument("CacheArray: partition chunk of " + std::to_string(chunk_bytes) +
+                                " bytes must be a power of two >= the line (" +
+                                std::to_string(line_bytes_) + ")");
+  if (valid_lines() != 0)
+    throw std::logic_error("CacheArray: index_by_partition on an array that holds lines");
+  partitions_ = partitions;
+  chunk_shift_ = static_cast<unsigned>(std::countr_zero(chunk_bytes));
+  lines_per_chunk_ = chunk_bytes >> line_shift_;
+  part_shift_ = std::has_single_bit(partitions) ? std::countr_zero(partitions) : -1;
+  part_magic_ = partitions > 1 ? ~uint64_t{0} / partitions + 1 : 0;
+}
+
 uint32_t CacheArray::first_free_way(size_t set) const {
   const uint64_t* used = &used_[set * used_words_];
   for (uint32_t i = 0; i < used_words_; ++i)
