@@ -183,11 +183,16 @@ public:
   // The array holds the lines of one of `partitions` memory partitions that
   // take turns chunk by chunk (`chunk_bytes` each, a power of two >= the
   // line): sets are then indexed by the line's number inside its partition,
-  // not by its address. An L2 slice sees only every partitions-th chunk, so
-  // the address bits that choose the slice would otherwise also choose the
-  // set, and some sets would never be used ("set camping": with the xor
-  // hash and a power-of-two slice count, half of them). GPGPU-Sim indexes
-  // its L2 by the partition address for the same reason. Call before use.
+  // not by its address, XOR-folded. An L2 slice sees only every
+  // partitions-th chunk, so the address bits that choose the slice would
+  // otherwise also choose the set, and some sets would never be used ("set
+  // camping": with the xor hash and a power-of-two slice count, half of
+  // them; GPGPU-Sim indexes its L2 by the partition address for the same
+  // reason). The fold XORs the number's higher set-sized digits into the
+  // lowest, as hashed set indices do: with a slice count that is not a
+  // power of two (titanv's 48), regions a power-of-two stride apart
+  // otherwise land on a few sets. Consecutive lines still take distinct
+  // sets. Call before use.
   void index_by_partition(uint32_t chunk_bytes, uint32_t partitions);
   // On every lookup: a shift, and a mask when the set count is a power of
   // two (it is on every platform so far), not two 64-bit divisions.
@@ -195,12 +200,18 @@ public:
     Addr index = line >> line_shift_;
     if (partitions_ > 1) {
       // The chunk's number inside the partition: chunk / partitions, by a
-      // multiply when the count is not a power of two (titanv's 48 slices;
-      // exact for every chunk below 2^64 / partitions).
+      // multiply when the count is not a power of two (exact for every
+      // chunk below 2^64 / partitions).
       const Addr chunk = line >> chunk_shift_;
       const Addr local = part_shift_ >= 0 ? chunk >> part_shift_
                                           : Addr((unsigned __int128)chunk * part_magic_ >> 64);
       index = (local << (chunk_shift_ - line_shift_)) | (index & (lines_per_chunk_ - 1));
+      if (sets_pow2_ && sets_ > 1) {
+        Addr folded = 0;
+        for (; index != 0; index >>= set_bits_)
+          folded ^= index;
+        index = folded; // the mask below keeps the lowest digit
+      }
     }
     return static_cast<uint32_t>(sets_pow2_ ? index & (sets_ - 1) : index % sets_);
   }
@@ -320,7 +331,7 @@ private:
   bool sets_pow2_ = false;
   // index_by_partition: 0 or 1 partitions = index by address.
   uint32_t partitions_ = 0;
-  unsigned chunk_shift_ = 0;
+  unsigned chunk_shift_ = 0, set_bits_ = 0;
   Addr lines_per_chunk_ = 1;
   int part_shift_ = -1;     // log2(partitions_) when a power of two
   uint64_t part_magic_ = 0; // else floor(2^64 / partitions_) + 1

@@ -45,8 +45,9 @@ struct L2Spec {
     v.choice(set_index, "set_index", "partition", {"partition", "address"},
              "how a slice picks a line's set: 'partition' = from the line's number inside its "
              "slice (the address with the channel and sub-partition bits taken out, as GPGPU-Sim "
-             "does); 'address' = from the line address (before 2026-11-29: with the xor hash "
-             "and a power-of-two slice count only half of a slice's sets are ever used)");
+             "does), XOR-folded so that regions a power-of-two stride apart spread; 'address' = "
+             "from the line address (before 2026-11-29: with the xor hash and a power-of-two "
+             "slice count only half of a slice's sets are ever used)");
   }
 
   uint32_t sets = 0, sectors_per_line = 0;

@@ -41,6 +41,7 @@ void CacheArray::index_by_partition(uint32_t chunk_bytes, uint32_t partitions) {
     throw std::logic_error("CacheArray: index_by_partition on an array that holds lines");
   partitions_ = partitions;
   chunk_shift_ = static_cast<unsigned>(std::countr_zero(chunk_bytes));
+  set_bits_ = static_cast<unsigned>(std::countr_zero(sets_)); // the fold's digit (pow2 sets)
   lines_per_chunk_ = chunk_bytes >> line_shift_;
   part_shift_ = std::has_single_bit(partitions) ? std::countr_zero(partitions) : -1;
   part_magic_ = partitions > 1 ? ~uint64_t{0} / partitions + 1 : 0;
