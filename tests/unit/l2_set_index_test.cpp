@@ -31,6 +31,14 @@ std::vector<Addr> lines_of_slice(const AddressMap& map, uint32_t slice, uint32_t
   return out;
 }
 
+// The platforms' address map: 256-byte chunks, the xor hash (or `hash`).
+AddressMap chunk_map(uint32_t channels, uint32_t subs, const char* hash = "xor") {
+  AddressMapSpec spec;
+  spec.interleave_bytes = 256;
+  spec.hash = hash;
+  return AddressMap(spec, channels, subs, 16, 2048);
+}
+
 } // namespace
 
 TEST_CASE("L2 sets: a slice holds ways x sets lines of its own", "[cache_array][l2_sets]") {
@@ -39,15 +47,12 @@ TEST_CASE("L2 sets: a slice holds ways x sets lines of its own", "[cache_array][
       Geometry{"tx1", 2, 2, 128, 64, 8, "xor"}, Geometry{"titanv", 24, 2, 128, 32, 24, "xor"},
       Geometry{"no hash", 8, 2, 128, 64, 4, "none"});
   INFO(g.name);
-  AddressMapSpec spec;
-  spec.interleave_bytes = 256;
-  spec.hash = g.hash;
-  const AddressMap map(spec, g.channels, g.subs, 16, 2048);
+  const AddressMap map = chunk_map(g.channels, g.subs, g.hash);
   const uint32_t slices = g.channels * g.subs;
   for (uint32_t slice : {0u, 1u, slices - 1}) {
     INFO("slice " << slice);
     CacheArray c(g.sets, g.ways, g.line, 32);
-    c.index_by_partition(spec.interleave_bytes, slices);
+    c.index_by_partition(256, slices);
     std::map<uint32_t, uint32_t> per_set;
     bool evicted_any = false;
     for (Addr l : lines_of_slice(map, slice, g.line, size_t{g.sets} * g.ways)) {
@@ -65,10 +70,7 @@ TEST_CASE("L2 sets: a slice holds ways x sets lines of its own", "[cache_array][
 TEST_CASE("L2 sets: by address, the xor hash leaves half the sets unused",
           "[cache_array][l2_sets]") {
   // What the partition index fixes: apu64's geometry without it.
-  AddressMapSpec spec;
-  spec.interleave_bytes = 256;
-  spec.hash = "xor";
-  const AddressMap map(spec, 8, 2, 16, 2048);
+  const AddressMap map = chunk_map(8, 2);
   CacheArray c(32, 16, 64, 32);
   std::map<uint32_t, uint32_t> per_set;
   for (Addr l : lines_of_slice(map, 0, 64, 32 * 16))
@@ -81,10 +83,7 @@ TEST_CASE("L2 sets: regions a power-of-two stride apart spread over the sets",
   // random-traffic's layout on titanv: 80 regions of 16 KB, 1 MiB apart. The
   // slice-local line number alone (48 slices) puts a region's lines on the
   // sets of every third region, 27 lines on a 24-way set; folded, at most 10.
-  AddressMapSpec spec;
-  spec.interleave_bytes = 256;
-  spec.hash = "xor";
-  const AddressMap map(spec, 24, 2, 16, 2048);
+  const AddressMap map = chunk_map(24, 2);
   std::vector<CacheArray> slices;
   for (int i = 0; i < 48; ++i) {
     slices.emplace_back(32, 24, 128, 32);
