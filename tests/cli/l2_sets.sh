@@ -18,20 +18,13 @@ trap 'rm -rf "$TMP"' EXIT
 source "$SRC/tests/cli/lib/checks.sh"
 P="$SRC/platforms/apu8.json"
 G='gen:rmat?scale=13&ef=8&seed=1'
-l2_sum() { # KEY: the sum of one stat over the L2 slices of the last run
-  python3 - "$TMP/o/stats.json" "$1" <<'PY'
-import json, sys
-gpu = json.load(open(sys.argv[1]))["total"]["gpu"]
-print(sum(v[sys.argv[2]]["value"] for k, v in gpu.items() if k.startswith("l2_")))
-PY
-}
 
 run_passes "apu8 PageRank lt, sets by partition" -p "$P" -w pagerank --input "$G" --timing lt
-part=$(l2_sum load_misses)
-evict=$(l2_sum evictions)
+part=$(stat_sum "$TMP/o/stats.json" load_misses gpu.l2_)
+evict=$(stat_sum "$TMP/o/stats.json" evictions gpu.l2_)
 run_passes "apu8 PageRank lt, sets by address" -p "$P" -w pagerank --input "$G" --timing lt \
   --set l2.set_index=address
-addr=$(l2_sum load_misses)
+addr=$(stat_sum "$TMP/o/stats.json" load_misses gpu.l2_)
 echo "L2 load misses: by partition $part, by address $addr; evictions by partition $evict"
 check "sets by partition miss less than half as often ($part vs $addr)" \
   "$(python3 -c "import sys; sys.exit(0 if 0 < $part * 2 < $addr else 1)"; echo $?)"

@@ -83,22 +83,24 @@ finish() { # name
   [[ $fail -eq 0 ]]
 }
 
-# stat_sum FILE KEY: the sum of one stat over FILE's whole stats tree (every
-# SM's), "none" if absent.
-stat_sum() { # stats.json key
-  python3 - "$1" "$2" <<'EOF'
+# stat_sum FILE KEY [PREFIX]: the sum of one stat over FILE's whole stats
+# tree (every SM's), or over the stats whose dotted path starts with PREFIX
+# (e.g. gpu.l2_: the L2 slices only); "none" if absent.
+stat_sum() { # stats.json key [path prefix]
+  python3 - "$1" "$2" "${3:-}" <<'EOF'
 import json, sys
-def walk(n, key):
+def walk(n, key, prefix, path):
     t, seen = 0, False
     for k, v in n.items():
+        p = path + k
         if isinstance(v, dict) and "type" in v:
-            if k == key:
+            if k == key and p.startswith(prefix):
                 t, seen = t + v["value"], True
         elif isinstance(v, dict):
-            a, b = walk(v, key)
+            a, b = walk(v, key, prefix, p + ".")
             t, seen = t + a, seen or b
     return t, seen
-t, seen = walk(json.load(open(sys.argv[1]))["total"], sys.argv[2])
+t, seen = walk(json.load(open(sys.argv[1]))["total"], sys.argv[2], sys.argv[3], "")
 print(int(t) if seen else "none")
 EOF
 }
